@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: MIT
+# maskapply_add_test(NAME <name> SOURCES <files...> [LIBS <targets...>] LABELS <labels...> [ARGS <args...>]
+#                    [TIMEOUT <seconds>] [TARGET <existing executable>])
+# The one way tests are registered: builds the executable (unless TARGET names an existing one), links GTest
+# unless it is a plain program, and adds it to ctest with its labels. When cross-compiling, ctest runs it
+# through CMAKE_CROSSCOMPILING_EMULATOR (qemu-aarch64), which add_test applies to executable targets.
+function(maskapply_add_test)
+  cmake_parse_arguments(T "NO_GTEST" "NAME;TIMEOUT;TARGET" "SOURCES;LIBS;LABELS;ARGS" ${ARGN})
+  if(NOT T_LABELS)
+    message(FATAL_ERROR "maskapply_add_test(${T_NAME}): give LABELS (unit, property, fuzz-replay, regression...)")
+  endif()
+  set(exe ${T_TARGET})
+  if(NOT exe)
+    set(exe ${T_NAME})
+    add_executable(${exe} ${T_SOURCES})
+    target_link_libraries(${exe} PRIVATE ${T_LIBS})
+    if(NOT T_NO_GTEST)
+      target_link_libraries(${exe} PRIVATE GTest::gtest_main)
+    endif()
+    target_compile_options(${exe} PRIVATE -Wall -Wextra -Wno-ignored-attributes)
+  endif()
+  add_test(NAME ${T_NAME} COMMAND ${exe} ${T_ARGS})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 900)
+  endif()
+  set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT})
+endfunction()

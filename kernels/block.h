@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// Pieces every strategy shares: a block of four registers (16 floats), the tail block, the lane code, and the
+// compress / expand of one register through the tbl tables.
+#pragma once
+
+#include <array>
+#include <cstring>
+
+#include "platform.h"
+#include "tables.h"
+
+namespace maskapply::detail {
+
+inline constexpr size_t kBlock = 16;  // floats per block: four registers, the article's unroll
+
+struct Block {
+  std::array<float32x4_t, 4> v;
+  std::array<uint32x4_t, 4> m;
+};
+
+template <class M>
+MASKAPPLY_INLINE Block load_block(const float* p, M& mask) {
+  Block b;
+  for (size_t j = 0; j < 4; ++j) b.v[j] = vld1q_f32(p + 4 * j);
+  for (size_t j = 0; j < 4; ++j) b.m[j] = mask(b.v[j]);
+  return b;
+}
+
+MASKAPPLY_INLINE bool block_any(const Block& b) {
+  return simd::any(vorrq_u32(vorrq_u32(b.m[0], b.m[1]), vorrq_u32(b.m[2], b.m[3])));
+}
+
+// Adds the selected lanes of b to acc (a true lane is ~0 = -1, so subtracting adds one).
+MASKAPPLY_INLINE void count_block(std::array<uint32x4_t, 4>& acc, const Block& b) {
+  for (size_t j = 0; j < 4; ++j) acc[j] = vsubq_u32(acc[j], b.m[j]);
+}
+MASKAPPLY_INLINE size_t sum_counts(const std::array<uint32x4_t, 4>& acc) {
+  return simd::addv(vaddq_u32(vaddq_u32(acc[0], acc[1]), vaddq_u32(acc[2], acc[3])));
+}
+
+template <class F>
+MASKAPPLY_INLINE void blend_store(float* p, const Block& b, F& f) {
+  for (size_t j = 0; j < 4; ++j) vst1q_f32(p + 4 * j, vbslq_f32(b.m[j], f(b.v[j]), b.v[j]));
+}
+
+// The tail: r < 16 elements at p, copied into a local block, lanes past r masked off, blended, and only the r
+// elements copied back. Never touches p[r] or beyond. Returns how many were selected.
+template <class F, class M>
+MASKAPPLY_INLINE size_t blend_tail(float* p, size_t r, F& f, M& mask) {
+  if (r == 0) return 0;
+  alignas(16) float buf[kBlock] = {};
+  std::memcpy(buf, p, r * sizeof(float));
+  Block b = load_block(buf, mask);
+  std::array<uint32x4_t, 4> acc{vdupq_n_u32(0), vdupq_n_u32(0), vdupq_n_u32(0), vdupq_n_u32(0)};
+  for (size_t j = 0; j < 4; ++j) b.m[j] = vandq_u32(b.m[j], simd::first_lanes(r > 4 * j ? r - 4 * j : 0));
+  count_block(acc, b);
+  blend_store(buf, b, f);
+  std::memcpy(p, buf, r * sizeof(float));
+  return sum_counts(acc);
+}
+
+// Lane code of a register: lane mask in bits 0-3, popcount in bits 4 and up.
+MASKAPPLY_INLINE uint32_t lane_code(uint32x4_t m) {
+  return simd::addv(vandq_u32(m, vld1q_u32(kWeights.data())));
+}
+
+// Stores the selected lanes of v, in order, at out (a full register store: out must have 4 floats of room).
+MASKAPPLY_INLINE void compress_store(float* out, float32x4_t v, uint32_t code) {
+  const uint8x16_t index = vld1q_u8(kCompressTable[code & 15].data());
+  vst1q_f32(out, vreinterpretq_f32_u8(vqtbl1q_u8(vreinterpretq_u8_f32(v), index)));
+}
+
+// Writes back into dst the next popcount(code) processed values from packed, into the selected lanes; the other
+// lanes keep their bits.
+MASKAPPLY_INLINE void expand_store(float* dst, const float* packed, uint32_t code) {
+  const uint8x16x2_t t{{vreinterpretq_u8_f32(vld1q_f32(packed)), vreinterpretq_u8_f32(vld1q_f32(dst))}};
+  vst1q_f32(dst, vreinterpretq_f32_u8(vqtbl2q_u8(t, vld1q_u8(kExpandTable[code & 15].data()))));
+}
+
+// Phase 2 of every detour: f over the packed values, 16 at a time. Reads and writes tmp up to the next multiple
+// of 16 past size, which the workspace has room for.
+template <class F>
+MASKAPPLY_INLINE void apply_packed(float* tmp, size_t size, F& f) {
+  for (size_t i = 0; i < size; i += kBlock)
+    for (size_t j = 0; j < 4; ++j) vst1q_f32(tmp + i + 4 * j, f(vld1q_f32(tmp + i + 4 * j)));
+}
+
+// Compresses the four registers of b to ptr; returns the codes and how far ptr moves.
+MASKAPPLY_INLINE size_t compress_block(float* ptr, const Block& b, std::array<uint32_t, 4>& code) {
+  for (size_t j = 0; j < 4; ++j) code[j] = lane_code(b.m[j]);
+  std::array<size_t, 4> off{0, 0, 0, 0};
+  for (size_t j = 1; j < 4; ++j) off[j] = off[j - 1] + (code[j - 1] >> 4);
+  for (size_t j = 0; j < 4; ++j) compress_store(ptr + off[j], b.v[j], code[j]);
+  return off[3] + (code[3] >> 4);
+}
+
+// Expands four registers at dst[0..3] from ptr; returns how far ptr moves.
+MASKAPPLY_INLINE size_t expand_four(const std::array<float*, 4>& dst, const float* ptr,
+                                    const std::array<uint32_t, 4>& code) {
+  std::array<size_t, 4> off{0, 0, 0, 0};
+  for (size_t j = 1; j < 4; ++j) off[j] = off[j - 1] + (code[j - 1] >> 4);
+  for (size_t j = 0; j < 4; ++j) expand_store(dst[j], ptr + off[j], code[j]);
+  return off[3] + (code[3] >> 4);
+}
+
+}  // namespace maskapply::detail

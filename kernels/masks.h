@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+// Masks: vector predicates returning all-ones lanes where f applies. The article's mask is `a < thd`; any
+// callable float32x4_t -> uint32x4_t with 0 / ~0 lanes works with every kernel. MaskSpec names the built-in
+// ones at run time; oracle/ evaluates the same spec with its own scalar code.
+#pragma once
+
+#include "catalog.h"
+#include "platform.h"
+
+namespace maskapply {
+
+namespace mask {
+
+struct Less {
+  float thd;
+  MASKAPPLY_INLINE uint32x4_t operator()(float32x4_t v) const { return vcltq_f32(v, vdupq_n_f32(thd)); }
+};
+struct Greater {
+  float thd;
+  MASKAPPLY_INLINE uint32x4_t operator()(float32x4_t v) const { return vcgtq_f32(v, vdupq_n_f32(thd)); }
+};
+struct NotGe {
+  float thd;
+  MASKAPPLY_INLINE uint32x4_t operator()(float32x4_t v) const { return vmvnq_u32(vcgeq_f32(v, vdupq_n_f32(thd))); }
+};
+struct BitsEq {
+  uint32_t bits_mask, bits_value;
+  MASKAPPLY_INLINE uint32x4_t operator()(float32x4_t v) const {
+    return vceqq_u32(vandq_u32(vreinterpretq_u32_f32(v), vdupq_n_u32(bits_mask)), vdupq_n_u32(bits_value));
+  }
+};
+struct Always {
+  MASKAPPLY_INLINE uint32x4_t operator()(float32x4_t) const { return vdupq_n_u32(~0u); }
+};
+struct Never {
+  MASKAPPLY_INLINE uint32x4_t operator()(float32x4_t) const { return vdupq_n_u32(0); }
+};
+
+}  // namespace mask
+
+// Calls visit(mask::X{...}) for the spec: the bridge from a runtime spec to a compile-time predicate.
+template <class Visitor>
+decltype(auto) visit_mask(const MaskSpec& m, Visitor&& visit) {
+  switch (m.kind) {
+    case MaskKind::less: return visit(mask::Less{m.thd});
+    case MaskKind::greater: return visit(mask::Greater{m.thd});
+    case MaskKind::not_ge: return visit(mask::NotGe{m.thd});
+    case MaskKind::bits_eq: return visit(mask::BitsEq{m.bits_mask, m.bits_value});
+    case MaskKind::always: return visit(mask::Always{});
+    case MaskKind::never: break;
+  }
+  return visit(mask::Never{});
+}
+
+}  // namespace maskapply

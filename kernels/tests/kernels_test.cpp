@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+// Every plain kernel against the oracle: uniform data over a thd sweep for every f, every length up to two tiles
+// + 33, every misalignment, the article's countertests, and guard pages at both ends.
+#include <cstdio>
+
+#include "article.h"
+#include "buffers.h"
+#include "test_util.h"
+
+namespace maskapply::test {
+namespace {
+
+constexpr float kThdSweep[] = {0.0f, 0.01f, 0.1f, 0.3f, 0.5f, 0.7f, 0.9f, 1.0f};
+
+TEST(PlainKernels, EqualOracleOnUniformDataOverThdSweepForEveryF) {
+  const auto in = gen::uniform(3 * 4096 + 77, 1);
+  for (Kernel k : kPlainKernels)
+    for (Fn f : kArticleFns)
+      for (float thd : kThdSweep) expect_matches_oracle(k, f, less(thd), in, fixed(0.5));
+}
+
+TEST(PlainKernels, EqualOracleForEveryLengthFrom0To2TilesPlus33) {
+  const size_t max_n = 2 * 4096 + 33;
+  const auto in = gen::uniform(max_n, 2);
+  for (Kernel k : kPlainKernels)
+    for (size_t n = 0; n <= max_n; ++n) {
+      const auto r = testing::check_kernel(k, Fn::bits_inc, less(0.4f), std::span(in).first(n), fixed(0.5));
+      ASSERT_TRUE(r.ok) << r.message;
+    }
+}
+
+TEST(AllKernels, EqualOracleAtEveryMisalignment) {
+  const auto in = gen::uniform(4096 + 37, 3);
+  for (Kernel k : kAllKernels)
+    for (size_t mis = 0; mis < 16; ++mis) expect_matches_oracle(k, Fn::sin35, less(0.3f), in, fixed(0.5), mis);
+}
+
+TEST(AllKernels, EqualOracleOnTheArticleCountertests) {
+  const size_t n = 2 * 17 * 4096 + 100;
+  struct Case {
+    const char* name;
+    std::vector<float> data;
+    Fn f;
+  };
+  const Case cases[] = {{"step", gen::step(n), Fn::pow10},
+                        {"offset390", gen::offset390(n), Fn::pow10},
+                        {"cycle17", gen::cycle17(n), Fn::fma13}};
+  for (const Case& c : cases)
+    for (Kernel k : kAllKernels)
+      for (float thd : {0.0f, 1.0f})
+        for (double d_max : {-1.0, 0.5, 0.9}) {
+          SCOPED_TRACE(c.name);
+          expect_matches_oracle(k, c.f, less(thd), c.data, fixed(d_max));
+        }
+}
+
+TEST(AllKernels, EqualOracleForEveryMaskKind) {
+  auto in = gen::uniform(2 * 4096 + 5, 4);
+  in[7] = std::numeric_limits<float>::quiet_NaN();
+  in[100] = -0.0f;
+  const MaskSpec masks[] = {{MaskKind::greater, 0.5f, 0, 0}, {MaskKind::not_ge, 0.2f, 0, 0},
+                            {MaskKind::bits_eq, 0, 0x3u, 0x1u}, {MaskKind::always, 0, 0, 0},
+                            {MaskKind::never, 0, 0, 0}};
+  for (Kernel k : kAllKernels)
+    for (const MaskSpec& m : masks) expect_matches_oracle(k, Fn::sqrt, m, in, fixed(0.5));
+}
+
+// Arrays flush against PROT_NONE pages: one element read or written past either end faults the test.
+TEST(AllKernels, NeverTouchMemoryOutsideTheArrayGuardPages) {
+  for (Kernel k : kAllKernels)
+    for (size_t n : {size_t{0}, size_t{1}, size_t{3}, size_t{15}, size_t{16}, size_t{17}, size_t{4095},
+                     size_t{4097}, size_t{3 * 4096 + 9}})
+      for (bool at_end : {true, false}) {
+        std::fprintf(stderr, "guard: kernel=%s n=%zu at_end=%d\n", name(k).data(), n, at_end);
+        testing::GuardedArray g(n, at_end);
+        const auto in = gen::uniform(n, 5);
+        std::copy(in.begin(), in.end(), g.data());
+        std::vector<float> want = in;
+        oracle::apply(want.data(), n, Fn::sqrt, less(0.6f));
+        Workspace ws;
+        run_kernel(k, Fn::sqrt, less(0.6f), g.data(), n, ws, fixed(0.5));
+        const auto mm = oracle::compare(name(k), in, want, g.span());
+        EXPECT_FALSE(mm) << mm.message;
+      }
+}
+
+TEST(Workspace, TwoWorkspacesGiveTheSameResultAsOne) {
+  // No hidden state: running on one workspace, then another, then the first again gives identical output.
+  const auto in = gen::uniform(4096 * 3 + 11, 6);
+  Workspace a, b;
+  for (Kernel k : kAllKernels) {
+    std::vector<float> x = in, y = in, z = in;
+    run_kernel(k, Fn::sin10, less(0.2f), x.data(), x.size(), a, fixed(0.3));
+    run_kernel(k, Fn::sin10, less(0.2f), y.data(), y.size(), b, fixed(0.3));
+    run_kernel(k, Fn::sin10, less(0.2f), z.data(), z.size(), a, fixed(0.3));
+    EXPECT_EQ(0, std::memcmp(x.data(), y.data(), x.size() * 4)) << name(k);
+    EXPECT_EQ(0, std::memcmp(x.data(), z.data(), x.size() * 4)) << name(k);
+  }
+}
+
+}  // namespace
+}  // namespace maskapply::test

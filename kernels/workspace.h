@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+// Workspace: the scratch buffers the article keeps as globals (tmp, s, idx). One per thread or per concurrent
+// call; kernels and pilots touch no other mutable state, so calls on different workspaces are independent.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace maskapply {
+
+class Workspace {
+ public:
+  // capacity: the most elements one detour pass may compress (the tile). Buffers are zero-filled.
+  explicit Workspace(size_t capacity = 4096) { reserve(capacity); }
+
+  void reserve(size_t capacity) {
+    if (capacity <= capacity_ && !tmp_.empty()) return;
+    capacity_ = capacity;
+    // tmp: compressed values; +16 for the last group of f and compress's full-register stores past the end.
+    tmp_.assign(capacity + 16, 0.0f);
+    s_.assign(capacity / 4 + 4, 0);
+    idx_.assign(capacity / 4 + 4, 0);
+  }
+  size_t capacity() const { return capacity_; }
+  float* tmp() { return tmp_.data(); }
+  uint8_t* s() { return s_.data(); }
+  uint32_t* idx() { return idx_.data(); }
+
+ private:
+  size_t capacity_ = 0;
+  std::vector<float> tmp_;
+  std::vector<uint8_t> s_;    // per register: lane mask (bits 0-3) + 16 * popcount
+  std::vector<uint32_t> idx_; // compact detour: element offset of each non-empty register
+};
+
+}  // namespace maskapply

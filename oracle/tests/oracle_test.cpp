@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+// The oracle on hand-computed cases, and the comparator's verdicts and messages.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "buffers.h"
+#include "oracle.h"
+
+namespace maskapply::oracle {
+namespace {
+
+TEST(Oracle, AppliesFOnlyWhereTheMaskHolds) {
+  float a[] = {4.0f, 9.0f, 0.25f, 16.0f};
+  apply(a, 4, Fn::sqrt, MaskSpec{MaskKind::less, 10.0f, 0, 0});
+  EXPECT_EQ(a[0], 2.0f);
+  EXPECT_EQ(a[1], 3.0f);
+  EXPECT_EQ(a[2], 0.5f);
+  EXPECT_EQ(a[3], 16.0f);
+}
+
+TEST(Oracle, Fma13IsThirteenFusedHalfSteps) {
+  // x -> 0.5 + 0.5 x, 13 times, from 0: 1 - 2^-13 exactly.
+  EXPECT_EQ(apply_f(Fn::fma13, 0.0f), 1.0f - 0x1p-13f);
+  EXPECT_EQ(apply_f(Fn::pow10, 4.0f), 8.0f);  // 4^1.5
+  EXPECT_EQ(apply_f(Fn::frfrexp, 12.0f), 0.75f);
+  EXPECT_EQ(bits(apply_f(Fn::bits_inc, from_bits(0x3f800000u))), 0x3f800001u);
+}
+
+TEST(Oracle, NanInclusiveMaskSelectsNanAndLessDoesNot) {
+  const float nan = from_bits(0x7fc01234u);
+  EXPECT_FALSE(selected(MaskSpec{MaskKind::less, 1.0f, 0, 0}, nan));
+  EXPECT_TRUE(selected(MaskSpec{MaskKind::not_ge, 1.0f, 0, 0}, nan));
+  EXPECT_TRUE(selected(MaskSpec{MaskKind::bits_eq, 0, 0xffu, 0x34u}, nan));
+}
+
+TEST(Compare, FindsTheFirstDifferingBitPatternIncludingSignedZeroAndNanPayload) {
+  const float in[] = {1, 2, 3, 4};
+  const float want[] = {0.0f, from_bits(0x7fc00001u), 3, 4};
+  const float same[] = {0.0f, from_bits(0x7fc00001u), 3, 4};
+  const float negzero[] = {-0.0f, from_bits(0x7fc00001u), 3, 4};
+  const float payload[] = {0.0f, from_bits(0x7fc00002u), 3, 4};
+  EXPECT_FALSE(compare("k", in, want, same));
+  const Mismatch z = compare("k", in, want, negzero);
+  EXPECT_EQ(z.count, 1u);
+  EXPECT_EQ(z.first, 0u);
+  const Mismatch p = compare("k", in, want, payload);
+  EXPECT_EQ(p.first, 1u);
+  EXPECT_NE(p.message.find("0x7fc00001"), std::string::npos) << p.message;
+  EXPECT_NE(p.message.find("0x7fc00002"), std::string::npos) << p.message;
+}
+
+TEST(Compare, NamesTheTileAndTheStrategyFromTheTrace) {
+  std::vector<float> in(10000, 1.0f), want = in, got = in;
+  got[9000] = 2.0f;
+  Trace t;
+  t.run(maskapply::Run{0, 8192, Strategy::blend});
+  t.run(maskapply::Run{8192, 10000, Strategy::compact});
+  const Mismatch m = compare("pilot_v4", in, want, got, 4096, &t);
+  EXPECT_NE(m.message.find("index 9000 (tile 2, strategy compact over [8192, 10000))"), std::string::npos)
+      << m.message;
+  EXPECT_NE(m.message.find("input 0x3f800000 expected 0x3f800000 actual 0x40000000"), std::string::npos)
+      << m.message;
+}
+
+TEST(SentinelBuffer, ReportsAWriteJustPastTheEnd) {
+  std::vector<float> init(5, 1.0f);
+  testing::SentinelBuffer b(init, 3);
+  EXPECT_EQ(b.check(), "");
+  b.data()[5] = 0;
+  EXPECT_NE(b.check().find("offset 5"), std::string::npos) << b.check();
+}
+
+}  // namespace
+}  // namespace maskapply::oracle
