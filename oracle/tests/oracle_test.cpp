@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "buffers.h"
+#include "case_file.h"
 #include "oracle.h"
 
 namespace maskapply::oracle {
@@ -74,3 +75,44 @@ TEST(SentinelBuffer, ReportsAWriteJustPastTheEnd) {
 
 }  // namespace
 }  // namespace maskapply::oracle
+
+namespace maskapply::testing {
+namespace {
+
+TEST(CaseFile, RoundTripsEveryFieldBitForBit) {
+  Case c;
+  c.kernel = Kernel::pilot_v3_5;
+  c.f = Fn::pow10;
+  c.mask = MaskSpec{MaskKind::bits_eq, -0.0f, 0xffu, 0x12u};
+  c.options.tile = 1000, c.options.probe = 37, c.options.bail = 0.125, c.options.d_max = -1e-300;
+  c.misalign = 7;
+  c.data = {1.0f, -0.0f, oracle::from_bits(0x7fa00001u), oracle::from_bits(0xffc12345u), 1e-45f};
+  const CaseParse p = parse_case(to_text(c, "a comment\nover two lines"));
+  ASSERT_TRUE(p.value) << p.error;
+  EXPECT_EQ(to_text(*p.value), to_text(c));
+  EXPECT_EQ(p.value->kernel, Kernel::pilot_v3_5);
+  EXPECT_EQ(*p.value->options.d_max, -1e-300);
+  EXPECT_EQ(oracle::bits(p.value->data[3]), 0xffc12345u);
+}
+
+TEST(CaseFile, RejectsMalformedInputNamingTheLine) {
+  EXPECT_EQ(parse_case("kernel nope\n").error.rfind("line 1: expected `kernel NAME`", 0), 0u);
+  EXPECT_NE(parse_case("kernel blend\nf sqrt\nmask less 0x3f800000\ndata 3\n1 2\n").error.find("line 4: expected 3"),
+            std::string::npos);
+  EXPECT_NE(parse_case("kernel blend\nf sqrt\nmask less zz\n").error.find("line 3"), std::string::npos);
+  EXPECT_NE(parse_case("kernel blend\noptions probe=0\n").error.find("invalid options"), std::string::npos);
+  EXPECT_NE(parse_case("").error.find("incomplete"), std::string::npos);
+  EXPECT_FALSE(parse_case("kernel blend\nf sqrt\nmask less 0x3f800000\ndata 99999999999999999999\n").value);
+}
+
+TEST(CaseFile, RunCaseJudgesTheDecodedRunAgainstTheOracle) {
+  Case c;
+  c.kernel = Kernel::detour;
+  c.f = Fn::sqrt;
+  c.mask = MaskSpec{MaskKind::less, 2.0f, 0, 0};
+  c.data = {4.0f, 1.0f};
+  EXPECT_TRUE(run_case(c).ok) << run_case(c).message;
+}
+
+}  // namespace
+}  // namespace maskapply::testing
