@@ -29,6 +29,24 @@ TEST(PlainKernels, EqualOracleForEveryLengthFrom0To2TilesPlus33) {
     }
 }
 
+TEST(PlainKernels, DetourCompactAndDensityReturnTheOracleCountForEveryShortLength) {
+  const auto in = gen::uniform(300, 7);
+  const auto m = mask::Less{0.5f};
+  Workspace ws(64);
+  for (size_t n = 0; n <= in.size(); ++n) {
+    const size_t want = oracle::count(in.data(), n, less(0.5f));
+    std::vector<float> a(in.begin(), in.begin() + n);
+    EXPECT_EQ(density(a.data(), n, m), want) << "density n=" << n;
+    EXPECT_EQ(detour(a.data(), n, fn::BitsInc{}, m, ws), want) << "detour n=" << n;
+    a.assign(in.begin(), in.begin() + n);
+    EXPECT_EQ(detour_skip(a.data(), n, fn::BitsInc{}, m, ws), want) << "detour_skip n=" << n;
+    a.assign(in.begin(), in.begin() + n);
+    EXPECT_EQ(compact(a.data(), n, fn::BitsInc{}, m, ws), want) << "compact n=" << n;
+    a.assign(in.begin(), in.begin() + n);
+    EXPECT_EQ(compact_skip(a.data(), n, fn::BitsInc{}, m, ws), want) << "compact_skip n=" << n;
+  }
+}
+
 TEST(AllKernels, EqualOracleAtEveryMisalignment) {
   const auto in = gen::uniform(4096 + 37, 3);
   for (Kernel k : kAllKernels)
