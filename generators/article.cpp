@@ -27,4 +27,29 @@ std::vector<float> cycle17(size_t n, size_t tile) {
   return a;
 }
 
+std::vector<float> ArticleCase::data(size_t n, uint64_t seed) const {
+  if (uniform) return gen::uniform(n, seed);
+  if (name == "article/step") return step(n);
+  if (name == "article/offset390") return offset390(n);
+  return cycle17(n);
+}
+
+std::vector<ArticleCase> article_countertests() {
+  return {
+      {"article/step", "v3 loses: the probe sees a dense head of 256 and blends the 6%-dense tile", Fn::pow10,
+       1.0f, false},
+      {"article/offset390", "v3.5 loses: its first verified block passes, it has no memory", Fn::pow10, 1.0f,
+       false},
+      {"article/cycle17", "v4 loses: after one bail-out it detours 15 dense tiles", Fn::fma13, 1.0f, false},
+  };
+}
+
+std::vector<ArticleCase> article_sweeps(const std::vector<Fn>& fns) {
+  std::vector<ArticleCase> out;
+  for (Fn f : fns)
+    for (int k = 0; k <= 10; ++k)
+      out.push_back({"article/sweep", "uniform data, density = thd", f, static_cast<float>(k) / 10.0f, true});
+  return out;
+}
+
 }  // namespace maskapply::gen

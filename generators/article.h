@@ -4,7 +4,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
+
+#include "catalog.h"
 
 namespace maskapply::gen {
 
@@ -18,5 +21,21 @@ std::vector<float> uniform(size_t n, uint64_t seed);
 std::vector<float> step(size_t n, size_t tile = 4096, size_t head = 256);
 std::vector<float> offset390(size_t n, size_t tile = 4096);
 std::vector<float> cycle17(size_t n, size_t tile = 4096);
+
+// One of the article's experiments as a named case: its data, its f and its thd (mask a < thd).
+struct ArticleCase {
+  std::string name;   // "article/step", "article/offset390", "article/cycle17", "article/sweep"
+  std::string claim;  // what the article says happens
+  Fn f;
+  float thd;
+  bool uniform;       // data: uniform(n, seed); else the named countertest (no randomness)
+  std::vector<float> data(size_t n, uint64_t seed) const;
+};
+
+// The three countertests with the f the article used (pow10 for step and offset, fma13 for the cycle), at
+// thd = 1 (the zeros are selected).
+std::vector<ArticleCase> article_countertests();
+// The article's thd sweeps on uniform data: every f in fns at thd = 0, 0.1, ..., 1.
+std::vector<ArticleCase> article_sweeps(const std::vector<Fn>& fns);
 
 }  // namespace maskapply::gen

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+#include "evaluate.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <limits>
+
+#include "buffers.h"
+#include "oracle.h"
+
+namespace maskapply::gen {
+
+namespace {
+MaskSpec less(float thd) { return MaskSpec{MaskKind::less, thd, 0, 0}; }
+}  // namespace
+
+PilotOptions options_for(const PilotOptions& base, Fn f, const CostModel* model, std::optional<double> dmax) {
+  PilotOptions o = base;
+  if (model) o = model_options(*model, f, o);
+  if (dmax) o.d_max = *dmax;
+  return o;
+}
+
+std::vector<float> oracle_output(std::span<const float> input, Fn f, float thd) {
+  std::vector<float> out(input.begin(), input.end());
+  oracle::apply(out.data(), out.size(), f, less(thd));
+  return out;
+}
+
+std::vector<uint8_t> selection_of(std::span<const float> input, float thd) {
+  std::vector<uint8_t> s(input.size());
+  for (size_t i = 0; i < input.size(); ++i) s[i] = oracle::selected(less(thd), input[i]);
+  return s;
+}
+
+Evaluation evaluate(Kernel k, Fn f, float thd, std::span<const float> input, std::span<const float> expected,
+                    const PilotOptions& o, const CostModel& regret_model, bool corrupt_for_test) {
+  Evaluation e;
+  e.kernel = k, e.f = f;
+  testing::SentinelBuffer buf(input);
+  Workspace ws(o.tile);
+  run_kernel(k, f, less(thd), buf.data(), buf.size(), ws, o, &e.trace);
+  if (corrupt_for_test && buf.size()) {
+    uint32_t u;
+    std::memcpy(&u, buf.data() + buf.size() / 2, 4);
+    u ^= 1u;
+    std::memcpy(buf.data() + buf.size() / 2, &u, 4);
+  }
+  const std::span<const float> out(buf.data(), buf.size());
+  const oracle::Mismatch mm = oracle::compare(name(k), input, expected, out, o.tile, &e.trace);
+  const std::string sentinel = buf.check();
+  e.mismatches = mm.count;
+  e.bit_exact = !mm && sentinel.empty();
+  if (mm) e.first = mm.first;
+  if (!e.bit_exact) e.message = mm ? mm.message : sentinel;
+  if (!sentinel.empty() && mm) e.message += "; " + sentinel;
+  if (is_pilot(k)) {
+    if (!e.trace.tiles.empty()) e.d_max = e.trace.tiles.front().d_max;
+    e.regret = model_regret(e.trace, selection_of(input, thd), regret_model, f, o);
+  }
+  return e;
+}
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+template <class Body>
+double min_ns(int reps, std::span<const float> input, Body&& body) {
+  std::vector<float> copy(input.size());
+  double best = std::numeric_limits<double>::infinity();
+  for (int r = 0; r < std::max(reps, 1); ++r) {
+    std::copy(input.begin(), input.end(), copy.begin());
+    const auto st = Clock::now();
+    body(copy.data(), copy.size());
+    const auto ed = Clock::now();
+    best = std::min(best, std::chrono::duration<double, std::nano>(ed - st).count());
+  }
+  return best;
+}
+
+// Strategy s run over a span, as the pilots run it (blend_verified is never a candidate).
+void run_strategy(Strategy s, Fn f, float thd, float* a, size_t n, Workspace& ws) {
+  Kernel k = Kernel::blend;
+  switch (s) {
+    case Strategy::blend: k = Kernel::blend; break;
+    case Strategy::blend_skip: k = Kernel::blend_skip; break;
+    case Strategy::blend_verified: k = Kernel::blend_verified; break;
+    case Strategy::detour: k = Kernel::detour; break;
+    case Strategy::detour_skip: k = Kernel::detour_skip; break;
+    case Strategy::compact: k = Kernel::compact; break;
+    case Strategy::compact_skip: k = Kernel::compact_skip; break;
+  }
+  run_kernel(k, f, less(thd), a, n, ws);
+}
+}  // namespace
+
+double time_kernel(Kernel k, Fn f, float thd, std::span<const float> input, const PilotOptions& o, int reps) {
+  Workspace ws(o.tile);
+  return min_ns(reps, input, [&](float* a, size_t n) { run_kernel(k, f, less(thd), a, n, ws, o); });
+}
+
+Measured measure_regret(Kernel k, Fn f, float thd, std::span<const float> input, const PilotOptions& o,
+                        const Trace& trace, int reps) {
+  Measured m;
+  Workspace ws(o.tile);
+  const double whole = time_kernel(k, f, thd, input, o, reps);
+  m.gib_per_s = whole > 0 ? static_cast<double>(input.size()) * 4.0 / whole / 1.073741824 : 0;
+  size_t calib_end = 0;
+  std::array<double, kOracleStrategies.size()> fixed{};
+  for (const TileDecision& t : trace.tiles) {
+    if (t.source == CountSource::calibration) {
+      calib_end = std::max(calib_end, t.end);
+      continue;
+    }
+    const std::span<const float> tile = input.subspan(t.begin, t.end - t.begin);
+    double best = std::numeric_limits<double>::infinity();
+    for (size_t s = 0; s < kOracleStrategies.size(); ++s) {
+      const double ns = min_ns(reps, tile, [&](float* a, size_t n) { run_strategy(kOracleStrategies[s], f, thd, a, n, ws); });
+      fixed[s] += ns;
+      best = std::min(best, ns);
+    }
+    m.oracle_ns += best;
+  }
+  const double calib = calib_end ? min_ns(reps, input.subspan(0, calib_end), [&](float* a, size_t n) {
+    run_strategy(Strategy::blend, f, thd, a, n, ws);
+  }) : 0.0;
+  m.pilot_ns = std::max(whole - calib, 0.0);
+  m.fixed_ns = *std::min_element(fixed.begin(), fixed.end());
+  m.vs_oracle = ratio(m.pilot_ns, m.oracle_ns);
+  m.vs_fixed = ratio(m.pilot_ns, m.fixed_ns);
+  return m;
+}
+
+bool under_emulation() {
+  if (const char* e = std::getenv("MASKAPPLY_EMULATED")) return std::strcmp(e, "0") != 0;
+#if defined(__aarch64__)
+  // qemu-user passes the host's /proc/cpuinfo through: an x86 host shows vendor_id / flags lines.
+  std::ifstream in("/proc/cpuinfo");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return text.find("vendor_id") != std::string::npos || text.find("GenuineIntel") != std::string::npos ||
+         text.find("AuthenticAMD") != std::string::npos;
+#else
+  return false;
+#endif
+}
+
+}  // namespace maskapply::gen
