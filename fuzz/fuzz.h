@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+// What the fuzz targets share: how a failure is reported (always with the commands that rerun it), the case
+// file it leaves behind, and the checks on a pilot's decision trace. Works the same under libFuzzer and under
+// the replay main (replay_main.cpp), so ctest's corpus replay reports exactly what a fuzzing run would.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "case_file.h"
+#include "check.h"
+
+namespace maskapply::fuzz {
+
+// Set by LLVMFuzzerInitialize / the replay main: the program, and the input being replayed (empty under
+// libFuzzer, which names the crash file itself).
+void set_program(const char* argv0);
+void set_current_input(std::string path);
+const std::string& program();
+
+// Prints the report, writes the case (when given) to $MASKAPPLY_FUZZ_CASES or ./fuzz-cases, prints how to
+// rerun the input and the case, and aborts. Never returns.
+[[noreturn]] void fail(std::string_view target, std::string_view what, const testing::Case* c = nullptr);
+
+// The trace of a pilot run over `input` (the data before the run) must partition [0, n) into runs and tiles,
+// and every decision must follow from what the pilot could see: the probe counts equal the oracle's counts,
+// the thresholds follow from d_max, a bail-out happens exactly where blend_verified's rule says. Returns an
+// empty string when it does, else what is wrong.
+std::string check_pilot_trace(Kernel k, const MaskSpec& m, std::span<const float> input, const PilotOptions& o,
+                              const Trace& t);
+
+// With MASKAPPLY_FUZZ_VERBOSE set, prints what the input decoded to (one line): for reading a corpus.
+void verbose(const testing::Case& c);
+
+// Stable short hash (FNV-1a 64) for file names.
+uint64_t fnv1a(std::string_view s);
+std::string hex64(uint64_t x);
+
+}  // namespace maskapply::fuzz

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// Fuzz target `kernels`: every plain kernel (blend, blend_skip, blend_verified, detour, detour_skip, compact,
+// compact_skip, tiled_detour) equals the scalar oracle bit for bit, for any f, mask, n, misalignment, tile and
+// float bits.
+//
+// Invariants, each checked on every input:
+//   1. the output equals oracle::apply bit for bit: f ran exactly once on every selected element (bits_inc is
+//      not idempotent) and never on another; unselected elements keep their bits, NaN payloads included;
+//   2. the sentinels around the array are intact: no write outside [a, a+n);
+//   3. rerun with the array flush against a PROT_NONE page (the end, or the start), the kernel neither reads
+//      nor writes outside [a, a+n) by one byte, and gives the same output.
+// A violation prints kernel, f, mask, n, misalignment, the first differing index, its tile and strategy, input /
+// expected / actual as hex bits, writes a case file and the commands that rerun it, and aborts.
+//
+// Input layout, in the order FuzzedDataProvider consumes it (integers from the end of the input, the data bytes
+// from the front):
+//   u8  kernel (mod 8, the order above)          u8  f (mod 7, catalog order; 6 = bits_inc)
+//   u8  mask kind (mod 6) + threshold (data.h: consume_threshold) [+ u32 bits_mask, u32 bits_value for bits_eq]
+//   u16 n (mod 9001)                              u8  misalignment in floats (mod 16)
+//   u8  tile selector: < 8 picks {4096, 16, 32, 48, 64, 256, 1000, 2048}, else u16 tile in [16, 4096]
+//       (the workspace capacity too: detour and compact work in pieces of it)
+//   blend_verified only: f64 d_max in [-1.5, 1.5], u8 verify_blocks (1..16), f64 bail in [0, 1.5]
+//   u8  guard: bit 0 puts the array at the end of its guard pages, else at the start
+//   the data (data.h: consume_data): raw bits, runs, or seeded uniform with special values.
+#include <cstring>
+
+#include "buffers.h"
+#include "data.h"
+#include "fuzz.h"
+
+using namespace maskapply;
+
+namespace {
+
+constexpr std::array<Kernel, 8> kPlain{Kernel::blend,  Kernel::blend_skip,  Kernel::blend_verified,
+                                       Kernel::detour, Kernel::detour_skip, Kernel::compact,
+                                       Kernel::compact_skip, Kernel::tiled_detour};
+constexpr std::array<size_t, 8> kTiles{4096, 16, 32, 48, 64, 256, 1000, 2048};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char*** argv) {
+  fuzz::set_program((*argv)[0]);
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
+  FuzzedDataProvider p(bytes, size);
+  testing::Case c;
+  c.kernel = kPlain[p.ConsumeIntegral<uint8_t>() % kPlain.size()];
+  c.f = static_cast<Fn>(p.ConsumeIntegral<uint8_t>() % kFnNames.size());
+  c.mask = fuzz::consume_mask(p);
+  const size_t n = p.ConsumeIntegral<uint16_t>() % 9001;
+  c.misalign = p.ConsumeIntegral<uint8_t>() % 16;
+  const uint8_t tile_sel = p.ConsumeIntegral<uint8_t>();
+  c.options.tile = tile_sel < kTiles.size() ? kTiles[tile_sel] : p.ConsumeIntegralInRange<size_t>(16, 4096);
+  c.options.probe = std::min(c.options.probe, c.options.tile);
+  if (c.kernel == Kernel::blend_verified) {
+    c.options.d_max = p.ConsumeFloatingPointInRange<double>(-1.5, 1.5);
+    c.options.verify_blocks = 1 + p.ConsumeIntegral<uint8_t>() % 16;
+    c.options.bail = p.ConsumeFloatingPointInRange<double>(0.0, 1.5);
+  }
+  const bool at_end = p.ConsumeIntegral<uint8_t>() & 1;
+  c.data = fuzz::consume_data(p, n);
+
+  fuzz::verbose(c);
+  const testing::CheckResult r = testing::run_case(c);
+  if (!r.ok) fuzz::fail("kernels", r.message, &c);
+
+  // Again flush against a guard page: an access outside [a, a+n) faults (SIGSEGV; libFuzzer reports it).
+  testing::GuardedArray g(n, at_end);
+  if (n) std::memcpy(g.data(), c.data.data(), n * sizeof(float));
+  Workspace ws(c.options.tile);
+  run_kernel(c.kernel, c.f, c.mask, g.data(), n, ws, c.options);
+  if (n && std::memcmp(g.data(), r.output.data(), n * sizeof(float)) != 0)
+    fuzz::fail("kernels", testing::describe(c.kernel, c.f, c.mask, n, c.options, c.misalign) +
+                              ": the output next to a guard page differs from the output inside sentinels", &c);
+  return 0;
+}

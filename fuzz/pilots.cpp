@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+// Fuzz target `pilots`: every pilot (v1, v2, v3, v3.5, v4), with an injected d_max and any options, equals the
+// oracle bit for bit and decides exactly as the article's code does.
+//
+// Invariants, each checked on every input:
+//   1. the output equals oracle::apply bit for bit, and the sentinels are intact. f is bits_inc on a quarter
+//      of the inputs: it is not idempotent, so an element processed twice (or never) shows: exactly once;
+//   2. the trace partitions [0, n): runs in order, non-empty, contiguous, each inside one tile; the tile
+//      decisions likewise;
+//   3. every tile decision equals the reference pilot's (fuzz.cpp: ReferencePilot), which replays the article's
+//      decision table from the oracle's counts: the probe count, the thresholds, where blend_verified bails, v4's
+//      distrust and its count from the previous tile, and each strategy run over each range.
+// A violation prints the pilot, options, index, tile and hex bits (or the decision that differs), writes a case
+// file and the commands that rerun it, and aborts.
+//
+// Input layout, in the order FuzzedDataProvider consumes it (integers from the end, data bytes from the front):
+//   u8  pilot (mod 5)        u8  f: 6 and 7 (mod 8) are bits_inc, else catalog order
+//   u8  option flags: bit 0 keeps the article's tile, probe and calibration; bit 1 its xlo, lo, verification,
+//       bail and distrust. Otherwise, in this order: tile (u8: < 8 picks {16, 32, 64, 128, 256, 512, 1024,
+//       4096}, else u16 in [16, 4096]); probe (u8: 0 the article's 256 clipped to the tile, 1 the tile, else u16
+//       in [1, tile]); calib_blocks (u8 mod 5); calib_len (u8: < 4 picks {2048, tile, tile / 2, 1}, else u16 in
+//       [1, 4096]); then xlo, lo (f64 in [-0.05, 0.3] and [-0.05, 1]), verify_blocks (1..16), bail (f64 in [0,
+//       1.5]), distrust (0..20)
+//   u8  d_max: < 12 picks {-1, -0.01, 0, 0.014, 0.1, 0.16, 0.5, 0.75, 0.9, 0.99, 1, 1.5}, else f64 in [-2, 2]
+//   u32 n (mod min(100000, calibration + 20 tiles) + 1)       u8 misalignment (mod 16)
+//   u8  data kind: even = raw (a mask, data.h: consume_mask, then consume_data); odd = tile-structured
+//       (structured.h: consume_structured; mask a < 0.5).
+#include "data.h"
+#include "fuzz.h"
+#include "structured.h"
+
+using namespace maskapply;
+
+namespace {
+
+constexpr std::array<Kernel, 5> kPilots{Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3, Kernel::pilot_v3_5,
+                                        Kernel::pilot_v4};
+constexpr std::array<size_t, 8> kTiles{16, 32, 64, 128, 256, 512, 1024, 4096};
+constexpr std::array<double, 12> kDmax{-1, -0.01, 0, 0.014, 0.1, 0.16, 0.5, 0.75, 0.9, 0.99, 1, 1.5};
+
+PilotOptions consume_options(FuzzedDataProvider& p) {
+  PilotOptions o;
+  const uint8_t flags = p.ConsumeIntegral<uint8_t>();
+  if (!(flags & 1)) {
+    const uint8_t ts = p.ConsumeIntegral<uint8_t>();
+    o.tile = ts < kTiles.size() ? kTiles[ts] : p.ConsumeIntegralInRange<size_t>(16, 4096);
+    const uint8_t ps = p.ConsumeIntegral<uint8_t>();
+    o.probe = ps == 0 ? std::min<size_t>(256, o.tile) : ps == 1 ? o.tile : p.ConsumeIntegralInRange<size_t>(1, o.tile);
+    o.calib_blocks = p.ConsumeIntegral<uint8_t>() % 5;
+    const uint8_t cs = p.ConsumeIntegral<uint8_t>();
+    const size_t picks[4] = {2048, o.tile, o.tile / 2, 1};
+    o.calib_len = cs < 4 ? picks[cs] : p.ConsumeIntegralInRange<size_t>(1, 4096);
+  }
+  if (!(flags & 2)) {
+    o.xlo = p.ConsumeFloatingPointInRange<double>(-0.05, 0.3);
+    o.lo = p.ConsumeFloatingPointInRange<double>(-0.05, 1.0);
+    o.verify_blocks = 1 + p.ConsumeIntegral<uint8_t>() % 16;
+    o.bail = p.ConsumeFloatingPointInRange<double>(0.0, 1.5);
+    o.distrust = p.ConsumeIntegral<uint8_t>() % 21;
+  }
+  const uint8_t ds = p.ConsumeIntegral<uint8_t>();
+  o.d_max = ds < kDmax.size() ? kDmax[ds] : p.ConsumeFloatingPointInRange<double>(-2.0, 2.0);
+  return o;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char*** argv) {
+  fuzz::set_program((*argv)[0]);
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
+  FuzzedDataProvider p(bytes, size);
+  testing::Case c;
+  c.kernel = kPilots[p.ConsumeIntegral<uint8_t>() % kPilots.size()];
+  const uint8_t fs = p.ConsumeIntegral<uint8_t>() % 8;
+  c.f = fs >= 6 ? Fn::bits_inc : static_cast<Fn>(fs);
+  c.options = consume_options(p);
+  const size_t region = c.options.calib_blocks * c.options.calib_len;
+  const size_t max_n = std::min<size_t>(100000, region + 20 * c.options.tile);
+  const size_t n = p.ConsumeIntegral<uint32_t>() % (max_n + 1);
+  c.misalign = p.ConsumeIntegral<uint8_t>() % 16;
+  if (p.ConsumeIntegral<uint8_t>() % 2 == 0) {
+    c.mask = fuzz::consume_mask(p);
+    c.data = fuzz::consume_data(p, n);
+  } else {
+    c.mask = MaskSpec{MaskKind::less, 0.5f, 0, 0};
+    const fuzz::Structured s = fuzz::consume_structured(p);
+    c.data = fuzz::data_for(fuzz::selection(s, n), s.seed);
+  }
+
+  fuzz::verbose(c);
+  const testing::CheckResult r = testing::run_case(c);
+  if (!r.ok) fuzz::fail("pilots", r.message, &c);
+  if (const std::string bad = fuzz::check_pilot_trace(c.kernel, c.mask, c.data, c.options, r.trace); !bad.empty())
+    fuzz::fail("pilots", testing::describe(c.kernel, c.f, c.mask, n, c.options, c.misalign) + ": " + bad, &c);
+  return 0;
+}
