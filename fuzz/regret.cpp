@@ -3,7 +3,7 @@
 // it with the m5 model's calibration injected (d_max = 1 - (D - B) / T, so the run is deterministic and works
 // under qemu), computes the model regret (generators/regret.h: pilot cost / clairvoyant per-tile cost), and
 // rewards higher regret through a ratchet: for every (pilot, f) it sets one extra libFuzzer counter per regret
-// bucket up to the one reached (buckets of 0.5% in log scale), so an input that climbs higher than any before
+// bucket up to the one reached (buckets of 0.5% in log scale, up to 164), so an input that climbs higher than any before
 // is new coverage and stays in the corpus, as Jazzer's `maximize` does. Each new best for a (pilot, f) is
 // logged as a pattern file with its regret in a comment.
 //
@@ -42,7 +42,7 @@ namespace {
 constexpr std::array<Kernel, 5> kPilots{Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3, Kernel::pilot_v3_5,
                                         Kernel::pilot_v4};
 constexpr size_t kN = 8192 + 34 * 4096;
-constexpr size_t kBuckets = 256;  // regret 1.005^b: up to about 3.6
+constexpr size_t kBuckets = 1024;  // regret 1.005^b: up to about 164
 constexpr double kStep = 1.005;
 
 // The ratchet. In the libFuzzer build the section makes libFuzzer read these as coverage counters.
@@ -163,6 +163,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   const Kernel k = kPilots[pi];
   const Fn f = kArticleFns[fi];
   const gen::Regret g = regret_of(k, f, b->pattern);
+  static const bool verbose = std::getenv("MASKAPPLY_FUZZ_VERBOSE") != nullptr;
+  if (verbose)
+    std::fprintf(stderr, "%s %s regret %.4f (vs fixed %.4f)\n", std::string(name(k)).c_str(),
+                 std::string(name(f)).c_str(), g.vs_oracle, g.vs_fixed);
   if (!std::isfinite(g.vs_oracle)) return 0;
   const size_t top = bucket(g.vs_oracle);
   for (size_t i = 0; i <= top; ++i) g_counters[pi][fi][i] = 1;
