@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: MIT
+// Properties 2, 9 and 10: the pilots equal the oracle for any calibration and options on data whose strategy
+// changes from tile to tile; the trace partitions the array; a run is a function of input and calibration.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "support.h"
+
+namespace maskapply::prop {
+namespace {
+
+void tag_decisions(const Trace& t) {
+  bool bailed = false, previous = false;
+  for (const TileDecision& d : t.tiles) {
+    bailed |= d.bail != kNoBail;
+    previous |= d.source == CountSource::previous;
+  }
+  std::vector<Strategy> seen;
+  for (const Run& r : t.runs)
+    if (std::find(seen.begin(), seen.end(), r.strategy) == seen.end()) seen.push_back(r.strategy);
+  RC_CLASSIFY(seen.size() >= 3, "3+ strategies in one call");
+  RC_CLASSIFY(bailed, "blend_verified bailed");
+  RC_CLASSIFY(previous, "v4 judged by the previous tile");
+}
+
+// 2. Each pilot equals the oracle for any injected d_max (very negative, 0, in (0, 1), >= 1; sometimes timed)
+//    and any option set, on arbitrary data and on tile-structured data whose density changes between tiles.
+RC_GTEST_PROP(Pilots, equalOracleForAnyInjectedDmaxOptionsAndTileStructuredData, ()) {
+  testing::Case c;
+  c.kernel = *gen::pilot_kernel();
+  c.f = *gen::any_fn();
+  c.options = *gen::pilot_options();
+  if (*rc::gen::weightedElement<bool>({{9, false}, {1, true}})) c.options.d_max.reset();  // timed, as the article
+  const Shaped s = *gen::pilot_data(c.options);
+  c.data = s.v;
+  c.mask = s.mask;
+  c.misalign = *rc::gen::inRange<size_t>(0, 16);
+  RC_CLASSIFY(!c.options.d_max, "timed calibration");
+  RC_TAG(s.kind == "tiled" || s.kind == "arbitrary" ? s.kind : "article pattern");
+  const testing::CheckResult r = expect_oracle(c);
+  tag_decisions(r.trace);
+}
+
+// Empty when the runs cover [0, n) in order, each element exactly once, with no empty run.
+std::string partition_error(const std::vector<Run>& runs, size_t n) {
+  size_t at = 0;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const Run& r = runs[i];
+    std::ostringstream s;
+    s << "run " << i << " " << name(r.strategy) << " [" << r.begin << ", " << r.end << ")";
+    if (r.begin != at) return s.str() + (r.begin < at ? " overlaps" : " leaves a gap") + " after " + std::to_string(at);
+    if (r.end <= r.begin) return s.str() + " is empty or reversed";
+    at = r.end;
+  }
+  if (at != n) return "the runs end at " + std::to_string(at) + ", not at n = " + std::to_string(n);
+  return {};
+}
+
+// 9. The trace partitions [0, n): every element is covered by exactly one strategy run; for pilots the tile
+//    decisions partition it too, each run lies inside one tile and a bail point lies inside its tile.
+RC_GTEST_PROP(DecisionTrace, partitionsTheArrayIntoRunsCoveringEachElementExactlyOnce, ()) {
+  testing::Case c;
+  c.kernel = *gen::any_kernel();
+  c.f = *rc::gen::element(Fn::sqrt, Fn::bits_inc, Fn::fma13);
+  if (is_pilot(c.kernel)) {
+    c.options = *gen::pilot_options();
+    const Shaped s = *gen::pilot_data(c.options);
+    c.data = s.v, c.mask = s.mask;
+  } else {
+    c.options = *gen::plain_options();
+    c.data = (*gen::float_array()).v;
+    c.mask = *gen::less_mask();
+  }
+  RC_TAG(name(c.kernel));
+  const testing::CheckResult r = testing::run_case(c);
+  const size_t n = c.data.size();
+  std::string err = partition_error(r.trace.runs, n);
+  if (err.empty() && is_pilot(c.kernel)) {
+    size_t at = 0;
+    for (const TileDecision& t : r.trace.tiles) {
+      if (t.begin != at || t.end <= t.begin) {
+        err = "tile " + std::to_string(t.index) + " [" + std::to_string(t.begin) + ", " + std::to_string(t.end) +
+              ") does not continue at " + std::to_string(at);
+        break;
+      }
+      if (t.bail != kNoBail && (t.bail < t.begin || t.bail >= t.end)) {
+        err = "tile " + std::to_string(t.index) + " bails at " + std::to_string(t.bail) + ", outside it";
+        break;
+      }
+      for (const Run& run : r.trace.runs)
+        if (run.begin < t.end && t.begin < run.end && (run.begin < t.begin || run.end > t.end))
+          err = "run [" + std::to_string(run.begin) + ", " + std::to_string(run.end) + ") crosses tile " +
+                std::to_string(t.index);
+      at = t.end;
+    }
+    if (err.empty() && at != n) err = "the tiles end at " + std::to_string(at) + ", not at n = " + std::to_string(n);
+  }
+  if (!err.empty()) {
+    save_case(c, "trace: " + err);
+    RC_FAIL(err);
+  }
+}
+
+// 10. Determinism: the same input and the same injected calibration give the same trace and the same output
+//     bits, whether the workspace is fresh, reused after another call, or of another capacity.
+RC_GTEST_PROP(AllKernels, giveTheSameTraceAndOutputForTheSameInputAndCalibration, ()) {
+  testing::Case c;
+  c.kernel = *gen::any_kernel();
+  c.f = *gen::any_fn();
+  if (is_pilot(c.kernel)) {
+    c.options = *gen::pilot_options();
+    const Shaped s = *gen::pilot_data(c.options);
+    c.data = s.v, c.mask = s.mask;
+  } else {
+    c.options = *gen::plain_options();
+    c.data = (*gen::float_array()).v;
+    c.mask = *gen::any_mask(c.data);
+  }
+  const std::vector<float> other = (*gen::float_array()).v;
+  const size_t capacity = *rc::gen::element(size_t{16}, size_t{100}, size_t{4096}, size_t{20000});
+  RC_TAG(name(c.kernel));
+
+  const auto run = [&](Workspace& ws, std::vector<float>& out, Trace& t) {
+    out = c.data;
+    run_kernel(c.kernel, c.f, c.mask, out.data(), out.size(), ws, c.options, &t);
+  };
+  std::vector<float> out1, out2, out3, scratch;
+  Trace t1, t2, t3, ignored;
+  Workspace fresh(c.options.tile);
+  run(fresh, out1, t1);
+  // The same workspace, dirtied by a different call in between.
+  scratch = other;
+  run_kernel(c.kernel, c.f, c.mask, scratch.data(), scratch.size(), fresh, c.options, &ignored);
+  run(fresh, out2, t2);
+  Workspace sized(capacity);
+  run(sized, out3, t3);
+
+  for (const auto* pair : {&out2, &out3}) {
+    const std::vector<float>& o = *pair;
+    for (size_t i = 0; i < o.size(); ++i)
+      if (bits(o[i]) != bits(out1[i])) {
+        const std::string why = std::string(pair == &out2 ? "reused workspace" : "workspace of capacity ") +
+                                (pair == &out2 ? "" : std::to_string(capacity)) + ": output differs at " +
+                                std::to_string(i) + ": " + oracle::hex(out1[i]) + " then " + oracle::hex(o[i]);
+        save_case(c, why);
+        RC_FAIL(why);
+      }
+  }
+  if (!(t1 == t2) || !(t1 == t3)) {
+    const std::string why = "the trace differs between runs (" + std::to_string(t1.runs.size()) + "/" +
+                            std::to_string(t2.runs.size()) + "/" + std::to_string(t3.runs.size()) + " runs, " +
+                            std::to_string(t1.tiles.size()) + "/" + std::to_string(t2.tiles.size()) + "/" +
+                            std::to_string(t3.tiles.size()) + " tiles)";
+    save_case(c, why);
+    RC_FAIL(why);
+  }
+}
+
+}  // namespace
+}  // namespace maskapply::prop
