@@ -55,7 +55,12 @@ Evaluation evaluate(Kernel k, Fn f, float thd, std::span<const float> input, std
   const std::string sentinel = buf.check();
   e.mismatches = mm.count;
   e.bit_exact = !mm && sentinel.empty();
-  if (mm) e.first = mm.first;
+  if (mm && mm.first < input.size() && mm.first < out.size()) {
+    const size_t i = mm.first;
+    e.first = FirstMismatch{i, i / std::max<size_t>(o.tile, 1), "untraced", oracle::hex(input[i]),
+                            oracle::hex(expected[i]), oracle::hex(out[i])};
+    if (const auto run = e.trace.run_at(i)) e.first->strategy = std::string(name(run->strategy));
+  }
   if (!e.bit_exact) e.message = mm ? mm.message : sentinel;
   if (!sentinel.empty() && mm) e.message += "; " + sentinel;
   if (is_pilot(k)) {
@@ -103,32 +108,38 @@ double time_kernel(Kernel k, Fn f, float thd, std::span<const float> input, cons
   return min_ns(reps, input, [&](float* a, size_t n) { run_kernel(k, f, less(thd), a, n, ws, o); });
 }
 
-Measured measure_regret(Kernel k, Fn f, float thd, std::span<const float> input, const PilotOptions& o,
-                        const Trace& trace, int reps) {
-  Measured m;
-  Workspace ws(o.tile);
-  const double whole = time_kernel(k, f, thd, input, o, reps);
-  m.gib_per_s = whole > 0 ? static_cast<double>(input.size()) * 4.0 / whole / 1.073741824 : 0;
+TileTimings time_tiles(Fn f, float thd, std::span<const float> input, const Trace& trace, int reps) {
+  TileTimings t;
+  Workspace ws(4096);
   size_t calib_end = 0;
-  std::array<double, kOracleStrategies.size()> fixed{};
-  for (const TileDecision& t : trace.tiles) {
-    if (t.source == CountSource::calibration) {
-      calib_end = std::max(calib_end, t.end);
+  for (const TileDecision& d : trace.tiles) {
+    ws.reserve(d.end - d.begin);
+    if (d.source == CountSource::calibration) {
+      calib_end = std::max(calib_end, d.end);
       continue;
     }
-    const std::span<const float> tile = input.subspan(t.begin, t.end - t.begin);
-    double best = std::numeric_limits<double>::infinity();
-    for (size_t s = 0; s < kOracleStrategies.size(); ++s) {
-      const double ns = min_ns(reps, tile, [&](float* a, size_t n) { run_strategy(kOracleStrategies[s], f, thd, a, n, ws); });
-      fixed[s] += ns;
-      best = std::min(best, ns);
-    }
-    m.oracle_ns += best;
+    const std::span<const float> tile = input.subspan(d.begin, d.end - d.begin);
+    std::array<double, kOracleStrategies.size()> ns{};
+    for (size_t s = 0; s < kOracleStrategies.size(); ++s)
+      ns[s] = min_ns(reps, tile, [&](float* a, size_t n) { run_strategy(kOracleStrategies[s], f, thd, a, n, ws); });
+    t.ns.push_back(ns);
   }
-  const double calib = calib_end ? min_ns(reps, input.subspan(0, calib_end), [&](float* a, size_t n) {
-    run_strategy(Strategy::blend, f, thd, a, n, ws);
-  }) : 0.0;
-  m.pilot_ns = std::max(whole - calib, 0.0);
+  if (calib_end)
+    t.calibration_ns = min_ns(reps, input.subspan(0, calib_end), [&](float* a, size_t n) {
+      run_strategy(Strategy::blend, f, thd, a, n, ws);
+    });
+  return t;
+}
+
+Measured measured_regret(double whole, size_t n, const TileTimings& t) {
+  Measured m;
+  m.gib_per_s = whole > 0 ? static_cast<double>(n) * 4.0 / whole / 1.073741824 : 0;
+  std::array<double, kOracleStrategies.size()> fixed{};
+  for (const auto& ns : t.ns) {
+    m.oracle_ns += *std::min_element(ns.begin(), ns.end());
+    for (size_t s = 0; s < ns.size(); ++s) fixed[s] += ns[s];
+  }
+  m.pilot_ns = std::max(whole - t.calibration_ns, 0.0);
   m.fixed_ns = *std::min_element(fixed.begin(), fixed.end());
   m.vs_oracle = ratio(m.pilot_ns, m.oracle_ns);
   m.vs_fixed = ratio(m.pilot_ns, m.fixed_ns);

@@ -4,6 +4,7 @@
 // `maskapply` tool and the story test share.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <span>
 #include <string>
@@ -15,13 +16,19 @@
 
 namespace maskapply::gen {
 
+struct FirstMismatch {
+  size_t index = 0, tile = 0;
+  std::string strategy;                      // the traced strategy that wrote it
+  std::string input, expected, actual;       // hex bits
+};
+
 struct Evaluation {
   Kernel kernel = Kernel::blend;
   Fn f = Fn::sqrt;
   bool bit_exact = false;
   size_t mismatches = 0;
   std::string message;                 // empty when bit-exact: the oracle's first-mismatch explanation
-  std::optional<size_t> first;         // index of the first mismatch
+  std::optional<FirstMismatch> first;
   std::optional<double> d_max;         // what the pilot used (injected, or calibrated by timing)
   std::optional<Regret> regret;        // pilots only
   Trace trace;
@@ -45,16 +52,23 @@ std::vector<uint8_t> selection_of(std::span<const float> input, float thd);
 // Timing (min over reps of fresh copies), in ns.
 double time_kernel(Kernel k, Fn f, float thd, std::span<const float> input, const PilotOptions& o, int reps);
 
+// Per decided tile of a pilot's trace, the time of every oracle strategy on a copy of the tile (min of reps),
+// and the calibration blend: measured once per case, shared by every pilot with the same tiles.
+struct TileTimings {
+  std::vector<std::array<double, kOracleStrategies.size()>> ns;
+  double calibration_ns = 0;
+};
+TileTimings time_tiles(Fn f, float thd, std::span<const float> input, const Trace& trace, int reps);
+
 struct Measured {
   double pilot_ns = 0;    // the pilot over the decided tiles (its whole run minus the calibration blend)
-  double oracle_ns = 0;   // per decided tile, the fastest strategy on a copy of it
+  double oracle_ns = 0;   // per decided tile, the fastest strategy
   double fixed_ns = 0;    // the fastest single strategy summed over the decided tiles
   double vs_oracle = 0, vs_fixed = 0;
-  double gib_per_s = 0;   // n * 4 bytes / the pilot's whole run
+  double gib_per_s = 0;   // n * 4 bytes / the pilot's whole run, in GiB/s
 };
-// Measured regret of pilot k over input: needs the trace of one run (to know its tiles).
-Measured measure_regret(Kernel k, Fn f, float thd, std::span<const float> input, const PilotOptions& o,
-                        const Trace& trace, int reps);
+// Measured regret from the pilot's whole-run time (time_kernel) and the tile timings.
+Measured measured_regret(double pilot_whole_ns, size_t n, const TileTimings& t);
 
 // True when this process runs under an emulator (qemu-user): timings mean nothing then.
 bool under_emulation();

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: MIT
+// The `maskapply` tool in-process (so it runs under qemu too): exit codes 0 / 1 / 2, the JSON shape scripts rely
+// on, files written only on success, and every kind of bad usage refused with a message.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli.h"
+#include "pattern.h"
+
+namespace maskapply::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+Result run_cli(std::vector<std::string> args) {
+  args.insert(args.begin(), "maskapply");
+  std::ostringstream out, err;
+  const int code = run(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("maskapply_cli_test_" + std::to_string(getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string file(const std::string& name, const std::string& content) {
+    const fs::path p = dir_ / name;
+    std::ofstream(p, std::ios::binary) << content;
+    return p.string();
+  }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  static std::string slurp(const std::string& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  fs::path dir_;
+};
+
+const char* kCycle = "period 69632\nseg 512:1 512:0 rest:1\n";
+
+TEST_F(Cli, CheckAPatternIsBitExactAndItsJsonHasTheDocumentedShape) {
+  const std::string p = file("cycle.pattern", kCycle);
+  const Result r = run_cli({"check", "--pattern", p, "--f", "fma13", "--kernel", "blend,pilot_v4", "--model", "m5",
+                            "--n", "40960", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j["results"].is_array());
+  ASSERT_EQ(j["results"].size(), 2u);
+  for (const auto& x : j["results"]) {
+    EXPECT_TRUE(x["kernel"].is_string());
+    EXPECT_EQ(x["f"], "fma13");
+    EXPECT_EQ(x["bit_exact"], true);
+    EXPECT_EQ(x["mismatches"], 0);
+  }
+  EXPECT_EQ(j["results"][0]["kernel"], "blend");
+  EXPECT_TRUE(j["results"][0]["model_regret"].is_null()) << "plain kernels have no regret";
+  EXPECT_EQ(j["results"][1]["kernel"], "pilot_v4");
+  EXPECT_TRUE(j["results"][1]["model_regret"].is_number());
+  EXPECT_GE(j["results"][1]["model_regret"].get<double>(), 1.0);
+  EXPECT_NEAR(j["results"][1]["d_max"].get<double>(), 0.1681, 1e-3) << "m5's d_max for fma13 is injected";
+}
+
+TEST_F(Cli, CheckPrintsOneLinePerKernelAndFInText) {
+  const std::string p = file("mixed.pattern", "period 64\nseed 3\nseg =1011 30:~0.3 rest:0.125\n");
+  const Result r = run_cli({"check", "--pattern", p, "--f", "sqrt,pow10", "--n", "50000", "--dmax", "0.5"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  size_t lines = 0;
+  for (size_t at = 0; (at = r.out.find("bit-exact", at)) != std::string::npos; ++at) ++lines;
+  EXPECT_EQ(lines, 2u * 13u) << r.out;
+  EXPECT_NE(r.out.find("model regret"), std::string::npos);
+}
+
+TEST_F(Cli, CheckRawFloat32Input) {
+  std::string bytes;
+  for (int i = 0; i < 10000; ++i) {
+    const float x = static_cast<float>(i % 97) / 97.0f;
+    char b[4];
+    std::memcpy(b, &x, 4);  // the test hosts are little-endian, as the format
+    bytes.append(b, 4);
+  }
+  const std::string p = file("in.f32", bytes);
+  const Result r = run_cli({"check", "--input", p, "--f", "sin35", "--thd", "0.3", "--kernel", "all", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["n"], 10000);
+}
+
+TEST_F(Cli, ACorruptedRunExitsOneAndExplainsTheFirstMismatch) {
+  const std::string p = file("cycle.pattern", kCycle);
+  const Result r = run_cli({"check", "--pattern", p, "--f", "pow10", "--kernel", "compact", "--n", "4096",
+                            "--json", "--corrupt-for-test"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& x = j["results"][0];
+  EXPECT_EQ(x["bit_exact"], false);
+  EXPECT_EQ(x["mismatches"], 1);
+  EXPECT_EQ(x["first_mismatch"]["index"], 2048);
+  EXPECT_EQ(x["first_mismatch"]["strategy"], "compact");
+  EXPECT_TRUE(x["first_mismatch"]["expected"].is_string());
+  const Result t = run_cli({"check", "--pattern", p, "--f", "pow10", "--kernel", "compact", "--n", "4096",
+                            "--corrupt-for-test"});
+  EXPECT_EQ(t.code, 1);
+  EXPECT_NE(t.out.find("MISMATCH 1 of 4096: first at index 2048 (tile 0, strategy compact)"), std::string::npos)
+      << t.out;
+}
+
+TEST_F(Cli, BadUsageExitsTwoWithAMessage) {
+  const std::string good = file("good.pattern", kCycle);
+  const std::string bad = file("bad.pattern", "period 4096\nseg 256:1 rest:0\nseg 12:x\n");
+  const std::string odd = file("odd.f32", "12345");
+  const std::string empty = file("empty.f32", "");
+  struct Case {
+    std::vector<std::string> args;
+    const char* message;
+  };
+  const Case cases[] = {
+      {{"check", "--pattern", good, "--kernel", "nosuch"}, "unknown kernel 'nosuch'"},
+      {{"check", "--pattern", good, "--f", "cos"}, "unknown f 'cos'"},
+      {{"check", "--pattern", path("missing.pattern")}, "cannot read"},
+      {{"check", "--pattern", bad}, "line 3: expected a density"},
+      {{"check", "--pattern", good, "--input", odd}, "exactly one of --pattern"},
+      {{"check"}, "exactly one of --pattern"},
+      {{"check", "--input", odd}, "not a multiple of 4"},
+      {{"check", "--input", empty}, "is empty"},
+      {{"check", "--pattern", good, "--n", "0"}, "impossible size"},
+      {{"check", "--pattern", good, "--n", "1000000000000"}, "impossible size"},
+      {{"check", "--pattern", good, "--thd", "abc"}, "--thd"},
+      {{"check", "--pattern", good, "--thd", "nan"}, "--thd"},
+      {{"check", "--pattern", good, "--model", "bogus"}, "unknown model 'bogus'"},
+      {{"check", "--pattern", good, "--model", "host", "--model-file", path("none.json")}, "maskapply calibrate"},
+      {{"check", "--pattern", good, "--model", "host", "--model-file", good}, "malformed host model"},
+      {{"check", "--pattern", good, "--bogus"}, ""},
+      {{"nosuchcommand"}, ""},
+      {{}, ""},
+      {{"report", "--tiles", "0"}, "impossible size"},
+      {{"report", "--family", "nosuch"}, "unknown family 'nosuch'"},
+      {{"report", "--family", "step:head=1.5"}, "whole number"},
+      {{"report", "--pilots", "blend"}, "unknown kernel 'blend'"},
+      {{"gen", "--family", "bursts", "--pattern-out", path("x.pattern")}, "no pattern form"},
+  };
+  for (const Case& c : cases) {
+    const Result r = run_cli(c.args);
+    std::string joined;
+    for (const auto& s : c.args) joined += s + " ";
+    EXPECT_EQ(r.code, 2) << joined << "\n" << r.err;
+    EXPECT_FALSE(r.err.empty()) << joined;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << joined << "\n" << r.err;
+  }
+}
+
+TEST_F(Cli, ReportRefusesAnOutPathThatIsAFileAndLeavesItAlone) {
+  const std::string f = file("not_a_dir", "keep me");
+  const Result r = run_cli({"report", "--quick", "--family", "all", "--f", "sqrt", "--no-article", "--out", f});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(slurp(f), "keep me");
+}
+
+TEST_F(Cli, QuickReportWritesMarkdownJsonCsvAndSvg) {
+  const std::string out = path("rep");
+  const Result r = run_cli({"report", "--quick", "--no-measure", "--tiles", "20", "--family", "step", "--family",
+                            "uniform:d=0.05", "--f", "pow10,fma13", "--out", out});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("| case | f | thd | pilot | correct | model regret |"), std::string::npos);
+  EXPECT_NE(r.out.find("n/a"), std::string::npos) << "no measured regret with --no-measure";
+  EXPECT_NE(r.out.find("article/cycle17 (fma13): v4"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("seed 1"), std::string::npos) << "the seed is printed";
+  for (const char* name : {"report.md", "report.csv", "report.json", "heatmap.svg"})
+    EXPECT_TRUE(fs::exists(fs::path(out) / name)) << name;
+  const auto j = nlohmann::json::parse(slurp(out + "/report.json"));
+  EXPECT_EQ(j["all_bit_exact"], true);
+  // step and uniform x 2 f + 3 article countertests, x 5 pilots.
+  EXPECT_EQ(j["rows"].size(), (2u * 2u + 3u) * 5u);
+  for (const auto& row : j["rows"]) {
+    EXPECT_TRUE(row["model_regret"].is_number());
+    EXPECT_TRUE(row["measured_regret"].is_null());
+  }
+  EXPECT_EQ(slurp(out + "/heatmap.svg").rfind("<svg", 0), 0u);
+}
+
+TEST_F(Cli, CalibrateWritesAHostModelThatCheckReads) {
+  const std::string m = path("host.json");
+  const Result c = run_cli({"calibrate", "--tiles", "1", "--reps", "1", "--out", m});
+  ASSERT_EQ(c.code, 0) << c.err;
+  const Result r = run_cli({"check", "--pattern", file("p", kCycle), "--f", "sqrt", "--kernel", "pilot_v3", "--n",
+                            "20000", "--model", "host", "--model-file", m, "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["model"], "host");
+}
+
+TEST_F(Cli, GenWritesAPatternThatParsesAndHelpExitsZero) {
+  const std::string p = path("step.pattern");
+  ASSERT_EQ(run_cli({"gen", "--family", "step:head=300", "--pattern-out", p}).code, 0);
+  EXPECT_TRUE(gen::parse_pattern(slurp(p)));
+  const Result h = run_cli({"--help"});
+  EXPECT_EQ(h.code, 0);
+  EXPECT_NE(h.out.find("report"), std::string::npos);
+  const Result hc = run_cli({"check", "--help"});
+  EXPECT_EQ(hc.code, 0);
+  EXPECT_NE(hc.out.find("--pattern"), std::string::npos);
+  EXPECT_EQ(run_cli({"families"}).code, 0);
+}
+
+}  // namespace
+}  // namespace maskapply::cli

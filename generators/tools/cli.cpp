@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: MIT
+// `maskapply`: report, check, calibrate, families, gen. Argument parsing (CLI11) and the small commands; the
+// report is in report.cpp.
+#include "cli.h"
+
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "article.h"
+#include "commands.h"
+#include "evaluate.h"
+#include "families.h"
+#include "pattern.h"
+
+namespace maskapply::cli {
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (c == sep) {
+      out.push_back(cur), cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+std::vector<Fn> parse_fns(const std::string& list, const std::vector<Fn>& all) {
+  if (list == "all") return all;
+  std::vector<Fn> out;
+  for (const std::string& s : split(list, ',')) {
+    const auto f = fn_from_name(s);
+    if (!f) {
+      std::string names;
+      for (std::string_view n : kFnNames) names += (names.empty() ? "" : ", ") + std::string(n);
+      throw Usage("unknown f '" + s + "' (known: " + names + ", or all)");
+    }
+    out.push_back(*f);
+  }
+  return out;
+}
+
+std::vector<Kernel> parse_kernels(const std::string& list, const std::vector<Kernel>& all) {
+  if (list == "all") return all;
+  std::vector<Kernel> out;
+  for (const std::string& s : split(list, ',')) {
+    const auto k = kernel_from_name(s);
+    if (!k || std::find(all.begin(), all.end(), *k) == all.end()) {
+      std::string names;
+      for (Kernel n : all) names += (names.empty() ? "" : ", ") + std::string(name(n));
+      throw Usage("unknown kernel '" + s + "' (known: " + names + ", or all)");
+    }
+    out.push_back(*k);
+  }
+  return out;
+}
+
+std::optional<gen::CostModel> load_model(const std::string& which, const std::string& file) {
+  if (which.empty()) return std::nullopt;
+  if (which == "m5") return gen::CostModel::m5();
+  if (which != "host") throw Usage("unknown model '" + which + "' (known: m5, host)");
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw Usage("cannot read host model '" + file + "': run `maskapply calibrate` first (or --model-file)");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  auto m = gen::CostModel::from_json(ss.str());
+  if (auto* e = std::get_if<std::string>(&m)) throw Usage("malformed host model '" + file + "': " + *e);
+  return std::get<gen::CostModel>(m);
+}
+
+std::string fixed(double x, int digits) {
+  if (std::isnan(x)) return "n/a";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, x);
+  return buf;
+}
+
+std::string json_escape(const std::string& s) { return nlohmann::json(s).dump(); }
+
+void write_file(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream o(tmp, std::ios::binary | std::ios::trunc);
+    if (!o) throw std::runtime_error("cannot write '" + tmp + "'");
+    o << text;
+    if (!o.flush()) throw std::runtime_error("cannot write '" + tmp + "'");
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw std::runtime_error("cannot rename '" + tmp + "' to '" + path + "': " + ec.message());
+}
+
+namespace {
+
+const std::vector<Fn> kArticleFnList(kArticleFns.begin(), kArticleFns.end());
+const std::vector<Kernel> kKernelList(kAllKernels.begin(), kAllKernels.end());
+
+std::string read_file(const std::string& path, size_t limit) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw Usage("cannot read '" + path + "': not a regular file");
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) throw Usage("cannot read '" + path + "': " + ec.message());
+  if (size > limit) throw Usage("'" + path + "' is too large (" + std::to_string(size) + " bytes)");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Usage("cannot read '" + path + "'");
+  std::string s(static_cast<size_t>(size), '\0');
+  in.read(s.data(), static_cast<std::streamsize>(size));
+  if (static_cast<size_t>(in.gcount()) != size) throw Usage("cannot read all of '" + path + "'");
+  return s;
+}
+
+// Little-endian float32 file.
+std::vector<float> read_f32(const std::string& path) {
+  const std::string bytes = read_file(path, kMaxElements * 4);
+  if (bytes.empty()) throw Usage("'" + path + "' is empty: expected little-endian float32 values");
+  if (bytes.size() % 4) throw Usage("'" + path + "' has " + std::to_string(bytes.size()) +
+                                    " bytes, not a multiple of 4: expected little-endian float32 values");
+  std::vector<float> a(bytes.size() / 4);
+  for (size_t i = 0; i < a.size(); ++i) {
+    const auto* p = reinterpret_cast<const unsigned char*>(bytes.data() + 4 * i);
+    const uint32_t u = uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
+    std::memcpy(&a[i], &u, 4);
+  }
+  return a;
+}
+
+std::string to_f32_bytes(const std::vector<float>& a) {
+  std::string s(a.size() * 4, '\0');
+  for (size_t i = 0; i < a.size(); ++i) {
+    uint32_t u;
+    std::memcpy(&u, &a[i], 4);
+    for (int b = 0; b < 4; ++b) s[4 * i + b] = static_cast<char>((u >> (8 * b)) & 0xff);
+  }
+  return s;
+}
+
+gen::Pattern read_pattern(const std::string& path) {
+  const std::string text = read_file(path, 64 << 20);
+  const gen::ParseResult r = gen::parse_pattern(text);
+  if (!r) throw Usage("malformed pattern '" + path + "': " + r.error().message());
+  return r.pattern();
+}
+
+}  // namespace
+
+int check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
+  if (a.pattern.empty() == a.input.empty()) throw Usage("give exactly one of --pattern FILE and --input FILE.f32");
+  if (!std::isfinite(a.thd) && !(a.thd == INFINITY)) throw Usage("--thd must be a number (not NaN or -inf)");
+  if (a.dmax && std::isnan(*a.dmax)) throw Usage("--dmax must be a number");
+  const std::vector<Fn> fns = parse_fns(a.fns, kArticleFnList);
+  const std::vector<Kernel> kernels = parse_kernels(a.kernels, kKernelList);
+  const std::optional<gen::CostModel> model = load_model(a.model, a.model_file);
+  const gen::CostModel regret_model = model ? *model : gen::CostModel::m5();
+
+  std::vector<float> input;
+  std::string source;
+  if (!a.input.empty()) {
+    if (a.n) throw Usage("--n applies to --pattern only (an --input file has its own size)");
+    input = read_f32(a.input);
+    source = a.input;
+  } else {
+    const gen::Pattern p = read_pattern(a.pattern);
+    const uint64_t n = a.n ? *a.n : p.length ? p.length : std::max<uint64_t>(2 * p.period, 24 * 4096);
+    if (n == 0 || n > kMaxElements)
+      throw Usage("impossible size n = " + std::to_string(n) + " (from --n or the pattern): give 1 to 2^28");
+    input = gen::make_data(gen::selection(p, static_cast<size_t>(n)), a.thd, a.seed, gen::Specials{a.specials});
+    source = a.pattern;
+  }
+  const size_t n = input.size();
+  nlohmann::ordered_json j;
+  j["source"] = source;
+  j["n"] = n;
+  j["thd"] = a.thd;
+  j["seed"] = a.seed;
+  j["model"] = model ? nlohmann::json(model->name) : nlohmann::json(nullptr);
+  j["regret_model"] = regret_model.name;
+  if (a.dmax) j["dmax"] = *a.dmax;
+  nlohmann::ordered_json results = nlohmann::json::array();
+  if (!a.json) {
+    out << "check " << source << ": n=" << n << " thd=" << a.thd << " seed=" << a.seed << "; pilots: ";
+    if (a.dmax)
+      out << "d_max " << *a.dmax << " (--dmax)";
+    else if (model)
+      out << "d_max from model " << model->name;
+    else
+      out << "d_max calibrated by timing";
+    out << "; regret under model " << regret_model.name << "\n";
+  }
+  bool all_exact = true;
+  for (Fn f : fns) {
+    const std::vector<float> expected = gen::oracle_output(input, f, a.thd);
+    const PilotOptions o = gen::options_for(PilotOptions{}, f, model ? &*model : nullptr, a.dmax);
+    for (Kernel k : kernels) {
+      const gen::Evaluation e = gen::evaluate(k, f, a.thd, input, expected, o, regret_model, a.corrupt_for_test);
+      all_exact = all_exact && e.bit_exact;
+      nlohmann::ordered_json r;
+      r["kernel"] = std::string(name(k));
+      r["f"] = std::string(name(f));
+      r["bit_exact"] = e.bit_exact;
+      r["mismatches"] = e.mismatches;
+      const bool has_regret = e.regret && !std::isnan(e.regret->vs_oracle);
+      r["model_regret"] = has_regret ? nlohmann::json(e.regret->vs_oracle) : nlohmann::json(nullptr);
+      r["model_regret_vs_fixed"] = has_regret ? nlohmann::json(e.regret->vs_fixed) : nlohmann::json(nullptr);
+      r["best_fixed"] = has_regret ? nlohmann::json(std::string(name(e.regret->fixed_strategy))) : nlohmann::json(nullptr);
+      r["d_max"] = e.d_max ? nlohmann::json(*e.d_max) : nlohmann::json(nullptr);
+      if (e.first)
+        r["first_mismatch"] = {{"index", e.first->index}, {"tile", e.first->tile}, {"strategy", e.first->strategy},
+                               {"input", e.first->input}, {"expected", e.first->expected},
+                               {"actual", e.first->actual}};
+      else
+        r["first_mismatch"] = nullptr;
+      if (!e.message.empty()) r["message"] = e.message;
+      results.push_back(r);
+      if (a.json) continue;
+      char line[160];
+      std::snprintf(line, sizeof line, "%-15s %-8s ", std::string(name(k)).c_str(), std::string(name(f)).c_str());
+      out << line;
+      if (e.bit_exact) {
+        out << "bit-exact";
+      } else {
+        out << "MISMATCH " << e.mismatches << " of " << n;
+        if (e.first)
+          out << ": first at index " << e.first->index << " (tile " << e.first->tile << ", strategy "
+              << e.first->strategy << "): input " << e.first->input << " expected " << e.first->expected
+              << " actual " << e.first->actual;
+        else
+          out << ": " << e.message;
+      }
+      if (e.regret && !has_regret) out << "  model regret n/a (no tile decided after the calibration region)";
+      if (has_regret)
+        out << "  model regret " << fixed(e.regret->vs_oracle, 3) << " (vs best fixed "
+            << name(e.regret->fixed_strategy) << ": " << fixed(e.regret->vs_fixed, 3) << ")  d_max "
+            << fixed(e.d_max.value_or(NAN), 4);
+      out << "\n";
+    }
+  }
+  j["results"] = results;
+  if (a.json) out << j.dump(2) << "\n";
+  if (!all_exact) err << "maskapply check: some runs were not bit-exact\n";
+  return all_exact ? 0 : 1;
+}
+
+int calibrate(const CalibrateArgs& a, std::ostream& out, std::ostream& err) {
+  if (a.tiles == 0 || a.tiles * 4096 > kMaxElements) throw Usage("--tiles must be in [1, 65536]");
+  if (a.reps < 1 || a.reps > 1000) throw Usage("--reps must be in [1, 1000]");
+  {
+    const std::filesystem::path p(a.out);
+    std::error_code ec;
+    if (std::filesystem::is_directory(p, ec)) throw Usage("--out '" + a.out + "' is a directory");
+  }
+  if (gen::under_emulation())
+    err << "maskapply calibrate: warning: running under an emulator, the timings describe the emulator\n";
+  const size_t n = a.tiles * 4096;
+  const uint64_t seed = 1;
+  const std::vector<float> data = gen::uniform(n, seed);
+  const double regs = static_cast<double>(n) / 4.0;
+  PilotOptions o;
+  o.d_max = 0.0;  // blend_verified never bails
+  const auto per_reg = [&](Kernel k, Fn f, float thd, const std::vector<float>& in) {
+    return gen::time_kernel(k, f, thd, in, o, a.reps) / regs;
+  };
+  gen::CostModel m = gen::CostModel::m5();
+  m.name = "host";
+  m.B = per_reg(Kernel::blend, Fn::bits_inc, 1.0f, data);  // f is one integer add: the blend overhead
+  for (Fn f : kArticleFns) m.T[static_cast<size_t>(f)] = std::max(0.0, per_reg(Kernel::blend, f, 1.0f, data) - m.B);
+  m.T[static_cast<size_t>(Fn::bits_inc)] = 0;
+  m.C = per_reg(Kernel::detour, Fn::bits_inc, 0.0f, data);        // nothing selected: compress only
+  m.D = std::max(m.C, per_reg(Kernel::detour, Fn::bits_inc, 1.0f, data));
+  m.S = per_reg(Kernel::detour_skip, Fn::bits_inc, 0.0f, data);   // every block skipped
+  m.Q = m.S;
+  m.K = std::max(0.0, per_reg(Kernel::compact, Fn::bits_inc, 0.0f, data) - m.C);
+  m.V = std::max(0.0, per_reg(Kernel::blend_verified, Fn::bits_inc, 1.0f, data) - m.B);
+  // M: blend_skip over blocks that are empty or full at random; what the model without M misses, per switch.
+  std::vector<uint8_t> sel(n);
+  for (size_t b = 0; b < n / 16; ++b)
+    for (size_t i = 0; i < 16; ++i) sel[b * 16 + i] = gen::mix(seed, b, 11) & 1;
+  const std::vector<float> blocks = gen::make_data(sel, 0.5f, seed);
+  gen::CostModel no_mispredict = m;
+  no_mispredict.M = 0;
+  const gen::SpanStats st = gen::span_stats(sel);
+  const double predicted = gen::strategy_cost(no_mispredict, Fn::bits_inc, Strategy::blend_skip, st);
+  const double got = gen::time_kernel(Kernel::blend_skip, Fn::bits_inc, 0.5f, blocks, o, a.reps);
+  m.M = st.switches ? std::max(0.0, (got - predicted) / static_cast<double>(st.switches)) : 0.0;
+  write_file(a.out, m.to_json());
+  out << "calibrated on " << n << " elements (seed " << seed << ", min of " << a.reps << " runs), written to " << a.out
+      << "\n"
+      << "B " << fixed(m.B, 4) << "  D " << fixed(m.D, 4) << "  C " << fixed(m.C, 4) << "  S " << fixed(m.S, 4)
+      << "  K " << fixed(m.K, 4) << "  M " << fixed(m.M, 4) << "  V " << fixed(m.V, 4) << " ns\n";
+  for (Fn f : kArticleFns)
+    out << "  " << name(f) << ": T " << fixed(m.T[static_cast<size_t>(f)], 4) << " ns/register, BSL "
+        << fixed(gen::gib_per_s(m.t_bsl(f)), 2) << " GiB/s, d_max " << fixed(m.d_max(f), 3) << "\n";
+  return 0;
+}
+
+namespace {
+
+int families_cmd(std::ostream& out) {
+  for (const gen::Family& f : gen::families()) {
+    out << f.name << ": " << f.claim << "\n";
+    for (const gen::Knob& k : f.knobs)
+      out << "    " << k.name << " = " << k.value << "  [" << k.min << ", " << k.max << "]"
+          << (k.integer ? " whole" : "") << "  " << k.help << "\n";
+  }
+  return 0;
+}
+
+struct GenArgs {
+  std::string family, pattern_out, f32_out;
+  size_t n = 24 * 4096;
+  float thd = 0.5f;
+  uint64_t seed = 1;
+  double specials = 0;
+};
+
+int gen_cmd(const GenArgs& a, std::ostream& out) {
+  if (a.n == 0 || a.n > kMaxElements) throw Usage("impossible size --n " + std::to_string(a.n) + ": give 1 to 2^28");
+  if (a.pattern_out.empty() && a.f32_out.empty()) throw Usage("give --pattern-out FILE and/or --f32-out FILE");
+  auto g = gen::generate(a.family, a.n, a.seed);
+  if (auto* e = std::get_if<std::string>(&g)) throw Usage(*e);
+  const gen::Generated& gg = std::get<gen::Generated>(g);
+  if (!a.pattern_out.empty() && !gg.pattern)
+    throw Usage("family '" + a.family + "' has no pattern form (it is procedural): use --f32-out");
+  if (!std::isfinite(a.thd)) throw Usage("--thd must be finite");
+  if (!a.pattern_out.empty()) write_file(a.pattern_out, "# " + gg.label + " seed " + std::to_string(a.seed) + "\n" +
+                                                            gen::to_text(*gg.pattern));
+  if (!a.f32_out.empty())
+    write_file(a.f32_out, to_f32_bytes(gen::make_data(gg.selection, a.thd, a.seed, gen::Specials{a.specials})));
+  out << gg.label << " seed " << a.seed << ": n=" << a.n << " density " << fixed(gen::density(gg.selection), 4)
+      << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  CLI::App app{"maskapply: a[mask] = f(a[mask]) on NEON - adversarial data, bit-exactness and dispatch regret"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Every subcommand's help");
+
+  ReportArgs ra;
+  CLI::App* rep = app.add_subcommand("report", "All families and the article's cases x f x pilots: correctness, "
+                                               "model and measured regret, GiB/s (Markdown, JSON, CSV, SVG)");
+  rep->add_option("--out", ra.out, "Output directory for report.json, report.csv, report.md, heatmap.svg")
+      ->capture_default_str();
+  rep->add_option("--tiles", ra.tiles, "Tiles of 4096 per case")->capture_default_str();
+  rep->add_option("--seed", ra.seed, "Seed of every random choice (printed)")->capture_default_str();
+  rep->add_option("--family", ra.families, "A family spec (name or name:knob=value,...); repeat; default: all");
+  rep->add_option("--f", ra.fns, "Comma-separated f names, or all")->capture_default_str();
+  rep->add_option("--pilots", ra.pilots, "Comma-separated pilots, or all")->capture_default_str();
+  rep->add_flag("--no-article", ra.no_article, "Leave out the article's cases");
+  rep->add_flag("--no-sweeps", ra.no_sweeps, "Leave out the article's thd sweeps");
+  rep->add_flag("--no-measure", ra.no_measure, "No timing (automatic under an emulator)");
+  rep->add_flag("--quick", ra.quick, "Small: 24 tiles, 1 repeat, no sweeps");
+  rep->add_option("--reps", ra.reps, "Timing repeats (min is kept)")->capture_default_str();
+  rep->add_option("--model", ra.model, "Cost model: m5 or host")->capture_default_str();
+  rep->add_option("--model-file", ra.model_file, "Host model file (from calibrate)")->capture_default_str();
+
+  CheckArgs ca;
+  std::string thd_text = "0.5";
+  std::optional<double> dmax;
+  CLI::App* chk = app.add_subcommand("check", "One input through chosen kernels and pilots against the oracle");
+  chk->add_option("--pattern", ca.pattern, "Pattern file (see docs/generators.md)");
+  chk->add_option("--input", ca.input, "Raw little-endian float32 file");
+  chk->add_option("--f", ca.fns, "Comma-separated f names, or all")->capture_default_str();
+  chk->add_option("--thd", thd_text, "Threshold: mask is a < thd")->capture_default_str();
+  chk->add_option("--kernel", ca.kernels, "Comma-separated kernel names, or all")->capture_default_str();
+  chk->add_option("--dmax", dmax, "Inject d_max into the pilots");
+  chk->add_option("--model", ca.model, "m5 or host: inject the model's d_max (default: calibrate by timing)");
+  chk->add_option("--model-file", ca.model_file, "Host model file (from calibrate)")->capture_default_str();
+  chk->add_flag("--json", ca.json, "JSON on stdout");
+  chk->add_option("--n", ca.n, "Elements to generate from the pattern");
+  chk->add_option("--seed", ca.seed, "Seed for the data made from the pattern")->capture_default_str();
+  chk->add_option("--specials", ca.specials, "Rate of special values (NaN, inf, 0, subnormal) in pattern data");
+  chk->add_flag("--corrupt-for-test", ca.corrupt_for_test, "Flip one output bit (tests the mismatch path)")
+      ->group("");
+
+  CalibrateArgs cal;
+  CLI::App* calc = app.add_subcommand("calibrate", "Measure this host's model constants (B, D, C, S, K, M, V, T)");
+  calc->add_option("--out", cal.out, "Model file to write")->capture_default_str();
+  calc->add_option("--tiles", cal.tiles, "Tiles of 4096 per measurement")->capture_default_str();
+  calc->add_option("--reps", cal.reps, "Repeats (min is kept)")->capture_default_str();
+
+  CLI::App* fam = app.add_subcommand("families", "List the families and their knobs");
+
+  GenArgs ga;
+  CLI::App* gen_app = app.add_subcommand("gen", "Write a family's pattern and/or data");
+  gen_app->add_option("--family", ga.family, "Family spec: name or name:knob=value,...")->required();
+  gen_app->add_option("--n", ga.n, "Elements")->capture_default_str();
+  gen_app->add_option("--thd", ga.thd, "Threshold for the data")->capture_default_str();
+  gen_app->add_option("--seed", ga.seed, "Seed")->capture_default_str();
+  gen_app->add_option("--specials", ga.specials, "Rate of special values in the data");
+  gen_app->add_option("--pattern-out", ga.pattern_out, "Pattern file to write");
+  gen_app->add_option("--f32-out", ga.f32_out, "Float32 file to write");
+
+  std::vector<const char*> argv;
+  for (const std::string& s : args) argv.push_back(s.c_str());
+  if (argv.empty()) argv.push_back("maskapply");
+  std::string cmd = "maskapply";
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+    if (chk->parsed()) {
+      cmd += " check";
+      char* end = nullptr;
+      ca.thd = std::strtof(thd_text.c_str(), &end);
+      if (thd_text.empty() || *end) throw Usage("--thd: expected a number, got '" + thd_text + "'");
+      ca.dmax = dmax;
+      return check(ca, out, err);
+    }
+    if (rep->parsed()) return cmd += " report", report(ra, out, err);
+    if (calc->parsed()) return cmd += " calibrate", calibrate(cal, out, err);
+    if (fam->parsed()) return families_cmd(out);
+    if (gen_app->parsed()) return cmd += " gen", gen_cmd(ga, out);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e, out, err);
+    return 2;
+  } catch (const Usage& e) {
+    err << cmd << ": error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    err << cmd << ": error: out of memory (impossible size?)\n";
+    return 2;
+  } catch (const std::exception& e) {
+    err << cmd << ": error: " << e.what() << "\n";
+    return 2;
+  }
+  return 2;
+}
+
+}  // namespace maskapply::cli

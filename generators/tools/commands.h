@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+// What the subcommands of `maskapply` share: their arguments, usage errors, name lists and the cost model.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cost_model.h"
+#include "registry.h"
+
+namespace maskapply::cli {
+
+// Bad usage: reported as "maskapply <cmd>: error: ..." with exit code 2, before anything is written.
+struct Usage : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+inline constexpr size_t kMaxElements = size_t{1} << 28;  // 1 GiB of floats: anything above is refused
+inline constexpr const char* kDefaultHostModel = "maskapply-host.json";
+
+// "all" or a comma-separated list of names.
+std::vector<Fn> parse_fns(const std::string& list, const std::vector<Fn>& all);
+std::vector<Kernel> parse_kernels(const std::string& list, const std::vector<Kernel>& all);
+// "m5", "host" (read from file) or "" (none).
+std::optional<gen::CostModel> load_model(const std::string& which, const std::string& file);
+std::vector<std::string> split(const std::string& s, char sep);
+std::string fixed(double x, int digits);  // "1.31", "n/a" for NaN, "inf"
+std::string json_escape(const std::string& s);
+// Writes text to path through a temporary file and a rename, so a failure leaves the old file intact.
+void write_file(const std::string& path, const std::string& text);
+
+struct ReportArgs {
+  std::string out = "report";
+  size_t tiles = 96;
+  uint64_t seed = 1;
+  std::vector<std::string> families;  // empty: the default list
+  std::string fns = "all", pilots = "all";
+  bool no_article = false, no_sweeps = false, no_measure = false, quick = false;
+  int reps = 5;
+  std::string model = "m5", model_file = kDefaultHostModel;
+};
+int report(const ReportArgs& a, std::ostream& out, std::ostream& err);
+
+struct CheckArgs {
+  std::string pattern, input;
+  std::string fns = "all", kernels = "all";
+  float thd = 0.5f;
+  std::optional<double> dmax;
+  std::string model, model_file = kDefaultHostModel;
+  bool json = false;
+  std::optional<size_t> n;
+  uint64_t seed = 1;
+  double specials = 0;
+  bool corrupt_for_test = false;
+};
+int check(const CheckArgs& a, std::ostream& out, std::ostream& err);
+
+struct CalibrateArgs {
+  std::string out = kDefaultHostModel;
+  size_t tiles = 64;
+  int reps = 5;
+};
+int calibrate(const CalibrateArgs& a, std::ostream& out, std::ostream& err);
+
+}  // namespace maskapply::cli
