@@ -47,6 +47,19 @@ TEST(PlainKernels, DetourCompactAndDensityReturnTheOracleCountForEveryShortLengt
   }
 }
 
+// The article's compact detour pads its register list with entries pointing at register 0; when register 0 is
+// selected and shares the last group of four with them, its result is overwritten by its original value.
+TEST(PlainKernels, ExpandRegisterZeroCorrectlyWhenFewRegistersAreSelected) {
+  const std::vector<std::vector<size_t>> selections{{0}, {1}, {3}, {0, 100}, {2, 70, 2001}, {0, 4, 8, 12, 16}};
+  for (const auto& sel : selections) {
+    std::vector<float> in(4096 + 16, 1.0f);
+    for (size_t i : sel) in[i] = 0.25f;
+    for (Kernel k : kAllKernels) expect_matches_oracle(k, Fn::sqrt, less(0.5f), in, fixed(0.5));
+    for (size_t n : {size_t{16}, size_t{64}}) expect_matches_oracle(Kernel::compact, Fn::sqrt, less(0.5f),
+                                                                    std::span(in).first(n), fixed(0.5));
+  }
+}
+
 TEST(AllKernels, EqualOracleAtEveryMisalignment) {
   const auto in = gen::uniform(4096 + 37, 3);
   for (Kernel k : kAllKernels)
