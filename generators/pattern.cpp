@@ -144,7 +144,7 @@ uint64_t Pattern::segment_length(size_t i) const {
   uint64_t fixed = 0;
   for (const Segment& t : segments)
     if (!t.rest) fixed += t.length;
-  return period - fixed;
+  return fixed < period ? period - fixed : 0;
 }
 
 ParseResult parse_pattern(std::string_view text) {
@@ -255,10 +255,13 @@ namespace {
 struct Layout {
   std::vector<uint64_t> start;  // start[i] of segment i; start.back() == period
   explicit Layout(const Pattern& p) {
+    uint64_t fixed = 0;
+    for (const Segment& s : p.segments)
+      if (!s.rest) fixed += s.length;
     uint64_t at = 0;
-    for (size_t i = 0; i < p.segments.size(); ++i) {
+    for (const Segment& s : p.segments) {
       start.push_back(at);
-      at += p.segment_length(i);
+      at += s.rest ? (fixed < p.period ? p.period - fixed : 0) : s.length;
     }
     start.push_back(at);
   }
@@ -267,7 +270,7 @@ struct Layout {
 bool segment_selects(const Pattern& p, size_t idx, uint64_t j, uint64_t rep) {
   const Segment& s = p.segments[idx];
   switch (s.kind) {
-    case Segment::Kind::bits: return s.bits[j] == '1';
+    case Segment::Kind::bits: return j < s.bits.size() && s.bits[j] == '1';
     case Segment::Kind::regular:
       // Evenly spaced: element j is selected when floor((j+1) d) steps up; exactly floor(len * d) in all.
       return std::floor(static_cast<double>(j + 1) * s.density) > std::floor(static_cast<double>(j) * s.density);
@@ -284,17 +287,26 @@ bool selected_with(const Pattern& p, const Layout& l, uint64_t i) {
   const uint64_t x = i + p.phase;
   const uint64_t rep = x / p.period, pos = x % p.period;
   const size_t idx = static_cast<size_t>(std::upper_bound(l.start.begin(), l.start.end(), pos) - l.start.begin()) - 1;
+  if (idx >= p.segments.size()) return false;  // only a hand-built pattern whose segments do not fill the period
   return segment_selects(p, idx, pos - l.start[idx], rep);
 }
 
 }  // namespace
 
-bool selected_at(const Pattern& p, uint64_t i) { return selected_with(p, Layout(p), i); }
+bool selected_at(const Pattern& p, uint64_t i) {
+  if (p.period == 0 || p.segments.empty()) return false;
+  return selected_with(p, Layout(p), i);
+}
 
 std::vector<uint8_t> selection(const Pattern& p, size_t n) {
   std::vector<uint8_t> sel(n);
   if (p.period == 0 || p.segments.empty()) return sel;
   const Layout l(p);
+  if (l.start.back() != p.period || p.phase >= p.period) {
+    // A hand-built pattern the parser would refuse: element by element, with the same meaning as selected_at.
+    for (size_t i = 0; i < n; ++i) sel[i] = selected_with(p, l, i);
+    return sel;
+  }
   // Walk segment by segment rather than searching per element.
   uint64_t x = p.phase;
   size_t idx = static_cast<size_t>(std::upper_bound(l.start.begin(), l.start.end(), x) - l.start.begin()) - 1;

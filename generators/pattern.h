@@ -77,7 +77,9 @@ ParseResult parse_pattern(std::string_view text);
 // parse_pattern(to_text(p)) == p for every p that parse_pattern returned.
 std::string to_text(const Pattern& p);
 
-// Whether element i (i >= 0 of an array) is selected; O(log segments).
+// Whether element i (i >= 0 of an array) is selected; O(segments). Defined for any Pattern, also one built by
+// hand that the parser would refuse: positions the segments do not reach are unselected, a rest segment gets what
+// is left of the period (or nothing), raw bits past the string are 0.
 bool selected_at(const Pattern& p, uint64_t i);
 // The selection of elements [0, n) as 0 / 1.
 std::vector<uint8_t> selection(const Pattern& p, size_t n);

@@ -75,6 +75,21 @@ TEST(Pattern, RandomSegmentsFollowTheSeedAndDensityAndDifferPerRepetition) {
   EXPECT_EQ(std::count(all.begin(), all.end(), 1), 70);
 }
 
+TEST(Pattern, HandBuiltPatternsTheParserWouldRefuseStillHaveASelection) {
+  Pattern p;
+  p.period = 10, p.phase = 13;
+  p.segments = {Segment{Segment::Kind::bits, false, 6, 0, "11"}, Segment{Segment::Kind::regular, true, 0, 1, {}},
+                Segment{Segment::Kind::regular, false, 0, 1, {}}};
+  // bits "11" then 4 missing bits (0), rest gets 10 - 6 = 4 selected, the zero-length segment nothing.
+  const std::vector<uint8_t> want{0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0};
+  EXPECT_EQ(selection(p, 20), want);
+  for (uint64_t i = 0; i < 20; ++i) EXPECT_EQ(selected_at(p, i), want[i] != 0) << i;
+  p.segments = {Segment{Segment::Kind::regular, false, 0, 1, {}}};
+  EXPECT_EQ(selection(p, 5), std::vector<uint8_t>(5, 0)) << "all segments empty: nothing, and no endless loop";
+  p.period = 0;
+  EXPECT_EQ(selection(p, 5), std::vector<uint8_t>(5, 0));
+}
+
 struct Bad {
   const char* text;
   size_t line;
