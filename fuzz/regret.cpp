@@ -34,6 +34,7 @@
 #include "fuzz.h"
 #include "pattern.h"
 #include "regret.h"
+#include "regret_eval.h"
 
 using namespace maskapply;
 
@@ -41,7 +42,7 @@ namespace {
 
 constexpr std::array<Kernel, 5> kPilots{Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3, Kernel::pilot_v3_5,
                                         Kernel::pilot_v4};
-constexpr size_t kN = 8192 + 34 * 4096;
+constexpr size_t kN = fuzz::kRegretN;
 constexpr size_t kBuckets = 1024;  // regret 1.005^b: up to about 164
 constexpr double kStep = 1.005;
 
@@ -112,25 +113,16 @@ void log_best(Kernel k, Fn f, const gen::Regret& g, const gen::Pattern& p) {
                std::string(name(f)).c_str(), g.vs_oracle, file.c_str());
 }
 
-}  // namespace
-
-// The model regret of pilot k with f on pattern p over kN elements; the trace is checked on the way.
+// The model regret of pilot k with f on pattern p; a trace that differs from the reference pilot is a failure.
 gen::Regret regret_of(Kernel k, Fn f, const gen::Pattern& p) {
-  const std::vector<uint8_t> sel = gen::selection(p, kN);
-  std::vector<float> a(kN);
-  for (size_t i = 0; i < kN; ++i) a[i] = sel[i] ? 0.0f : 1.0f;
-  const std::vector<float> input = a;
-  const gen::CostModel m = gen::CostModel::m5();
-  const PilotOptions o = gen::model_options(m, f);
-  const MaskSpec mask{MaskKind::less, 0.5f, 0, 0};
-  Workspace ws(o.tile);
-  Trace t;
-  run_kernel(k, f, mask, a.data(), kN, ws, o, &t);
-  if (const std::string bad = fuzz::check_pilot_trace(k, mask, input, o, t); !bad.empty())
-    fuzz::fail("regret", std::string(name(k)) + " " + std::string(name(f)) + ": " + bad + "\npattern:\n" +
+  const fuzz::RegretEval e = fuzz::evaluate_regret(k, f, p, kN);
+  if (!e.trace_error.empty())
+    fuzz::fail("regret", std::string(name(k)) + " " + std::string(name(f)) + ": " + e.trace_error + "\npattern:\n" +
                              gen::to_text(p));
-  return gen::model_regret(t, sel, m, f, o);
+  return e.regret;
 }
+
+}  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char*** argv) {
   fuzz::set_program((*argv)[0]);
