@@ -171,7 +171,7 @@ int check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
     const gen::Pattern p = read_pattern(a.pattern);
     const uint64_t n = a.n ? *a.n : p.length ? p.length : std::max<uint64_t>(2 * p.period, 24 * 4096);
     if (n == 0 || n > kMaxElements)
-      throw Usage("impossible size n = " + std::to_string(n) + " (from --n or the pattern): give 1 to 2^28");
+      throw Usage("impossible size n = " + std::to_string(n) + " (from --n or the pattern): give 1 to 2^26");
     input = gen::make_data(gen::selection(p, static_cast<size_t>(n)), a.thd, a.seed, gen::Specials{a.specials});
     source = a.pattern;
   }
@@ -250,7 +250,7 @@ int check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
 }
 
 int calibrate(const CalibrateArgs& a, std::ostream& out, std::ostream& err) {
-  if (a.tiles == 0 || a.tiles * 4096 > kMaxElements) throw Usage("--tiles must be in [1, 65536]");
+  if (a.tiles == 0 || a.tiles * 4096 > kMaxElements) throw Usage("--tiles must be in [1, 16384]");
   if (a.reps < 1 || a.reps > 1000) throw Usage("--reps must be in [1, 1000]");
   {
     const std::filesystem::path p(a.out);
@@ -322,7 +322,7 @@ struct GenArgs {
 };
 
 int gen_cmd(const GenArgs& a, std::ostream& out) {
-  if (a.n == 0 || a.n > kMaxElements) throw Usage("impossible size --n " + std::to_string(a.n) + ": give 1 to 2^28");
+  if (a.n == 0 || a.n > kMaxElements) throw Usage("impossible size --n " + std::to_string(a.n) + ": give 1 to 2^26");
   if (a.pattern_out.empty() && a.f32_out.empty()) throw Usage("give --pattern-out FILE and/or --f32-out FILE");
   auto g = gen::generate(a.family, a.n, a.seed);
   if (auto* e = std::get_if<std::string>(&g)) throw Usage(*e);

@@ -19,7 +19,7 @@ struct Usage : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-inline constexpr size_t kMaxElements = size_t{1} << 28;  // 1 GiB of floats: anything above is refused
+inline constexpr size_t kMaxElements = size_t{1} << 26;  // 256 MiB of floats: anything above is refused
 inline constexpr const char* kDefaultHostModel = "maskapply-host.json";
 
 // "all" or a comma-separated list of names.

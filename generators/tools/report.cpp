@@ -181,7 +181,7 @@ int report(const ReportArgs& in, std::ostream& out, std::ostream& err) {
   ReportArgs a = in;
   if (a.quick) a.tiles = std::min<size_t>(a.tiles, 24), a.reps = 1, a.no_sweeps = true;
   if (a.tiles == 0 || a.tiles > kMaxElements / 4096)
-    throw Usage("impossible size --tiles " + std::to_string(a.tiles) + ": give 1 to 65536");
+    throw Usage("impossible size --tiles " + std::to_string(a.tiles) + ": give 1 to 16384");
   if (a.reps < 1 || a.reps > 1000) throw Usage("--reps must be in [1, 1000]");
   const std::vector<Fn> fns = parse_fns(a.fns, std::vector<Fn>(kArticleFns.begin(), kArticleFns.end()));
   const std::vector<Kernel> pilots = parse_kernels(a.pilots, kPilotList);
