@@ -290,7 +290,9 @@ std::variant<Generated, std::string> generate(const FamilySpec& spec, size_t n, 
   if (!entry) return "unknown family '" + spec.family + "'";
   Values v;
   for (const Knob& k : entry->family.knobs) v[k.name] = k.value;
-  for (const auto& [name, value] : spec.knobs) {
+  for (const auto& knob : spec.knobs) {
+    const std::string& name = knob.first;  // not a structured binding: clang 14 cannot capture those
+    const double value = knob.second;
     const auto it = std::find_if(entry->family.knobs.begin(), entry->family.knobs.end(),
                                  [&](const Knob& k) { return k.name == name; });
     if (it == entry->family.knobs.end()) {
