@@ -11,4 +11,6 @@ set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE BOTH)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE BOTH)
 set(ENV{PKG_CONFIG_LIBDIR} /usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig)
 set(ENV{PKG_CONFIG_PATH} "")
-set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64 -L /usr/aarch64-linux-gnu)
+# No -L prefix: the programs load the arm64 multiarch glibc (/lib/ld-linux-aarch64.so.1, libc6:arm64). With
+# -L /usr/aarch64-linux-gnu (the cross toolchain's copy) qemu 7.2 hangs in pthread_create.
+set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64)
