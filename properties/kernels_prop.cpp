@@ -30,16 +30,10 @@ RC_GTEST_PROP(AllKernels, leaveEveryUnselectedElementBitForBitUntouched, ()) {
   testing::Case c;
   c.kernel = *gen::any_kernel();
   c.f = *gen::any_fn();
-  if (is_pilot(c.kernel)) {
-    c.options = *gen::pilot_options();
-    const Shaped s = *gen::pilot_data(c.options);
-    c.data = s.v;
-    c.mask = *rc::gen::weightedOneOf<MaskSpec>({{1, rc::gen::just(s.mask)}, {1, gen::any_mask(c.data)}});
-  } else {
-    c.options = *gen::plain_options();
-    c.data = (*gen::float_array()).v;
+  if (const auto shaped = gen::options_and_data(c))
+    c.mask = *rc::gen::weightedOneOf<MaskSpec>({{1, rc::gen::just(*shaped)}, {1, gen::any_mask(c.data)}});
+  else
     c.mask = *gen::any_mask(c.data);
-  }
   c.misalign = *rc::gen::inRange<size_t>(0, 16);
   classify(c.data, c.mask);
   const testing::CheckResult r = testing::run_case(c);
@@ -58,13 +52,7 @@ RC_GTEST_PROP(AllKernels, equalOracleForGreaterNotGeBitsEqAlwaysAndNeverMasks, (
   testing::Case c;
   c.kernel = *gen::any_kernel();
   c.f = *gen::any_fn();
-  if (is_pilot(c.kernel)) {
-    c.options = *gen::pilot_options();
-    c.data = (*gen::pilot_data(c.options)).v;
-  } else {
-    c.options = *gen::plain_options();
-    c.data = (*gen::float_array()).v;
-  }
+  gen::options_and_data(c);
   c.mask = *gen::generic_mask(c.data);
   c.misalign = *rc::gen::inRange<size_t>(0, 16);
   RC_TAG(name(c.mask.kind));

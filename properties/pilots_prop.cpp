@@ -65,15 +65,8 @@ RC_GTEST_PROP(DecisionTrace, partitionsTheArrayIntoRunsCoveringEachElementExactl
   testing::Case c;
   c.kernel = *gen::any_kernel();
   c.f = *rc::gen::element(Fn::sqrt, Fn::bits_inc, Fn::fma13);
-  if (is_pilot(c.kernel)) {
-    c.options = *gen::pilot_options();
-    const Shaped s = *gen::pilot_data(c.options);
-    c.data = s.v, c.mask = s.mask;
-  } else {
-    c.options = *gen::plain_options();
-    c.data = (*gen::float_array()).v;
-    c.mask = *gen::less_mask();
-  }
+  const auto shaped = gen::options_and_data(c);
+  c.mask = shaped ? *shaped : *gen::less_mask();
   RC_TAG(name(c.kernel));
   const testing::CheckResult r = testing::run_case(c);
   const size_t n = c.data.size();
@@ -110,15 +103,8 @@ RC_GTEST_PROP(AllKernels, giveTheSameTraceAndOutputForTheSameInputAndCalibration
   testing::Case c;
   c.kernel = *gen::any_kernel();
   c.f = *gen::any_fn();
-  if (is_pilot(c.kernel)) {
-    c.options = *gen::pilot_options();
-    const Shaped s = *gen::pilot_data(c.options);
-    c.data = s.v, c.mask = s.mask;
-  } else {
-    c.options = *gen::plain_options();
-    c.data = (*gen::float_array()).v;
-    c.mask = *gen::any_mask(c.data);
-  }
+  const auto shaped = gen::options_and_data(c);
+  c.mask = shaped ? *shaped : *gen::any_mask(c.data);
   const std::vector<float> other = (*gen::float_array()).v;
   const size_t capacity = *rc::gen::element(size_t{16}, size_t{100}, size_t{4096}, size_t{20000});
   RC_TAG(name(c.kernel));

@@ -402,6 +402,18 @@ rc::Gen<PilotOptions> plain_options() {
   });
 }
 
+std::optional<MaskSpec> options_and_data(testing::Case& c) {
+  if (is_pilot(c.kernel)) {
+    c.options = *pilot_options();
+    Shaped s = *pilot_data(c.options);
+    c.data = std::move(s.v);
+    return s.mask;
+  }
+  c.options = *plain_options();
+  c.data = (*float_array()).v;
+  return std::nullopt;
+}
+
 }  // namespace gen
 
 // --- the case mix and failures ------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 // budget, the case mix tags, and failure reporting (a case file in MASKAPPLY_FAILURE_DIR, its path in the log).
 #pragma once
 
+#include <optional>
 #include <rapidcheck.h>
 
 #include <cstdint>
@@ -78,6 +79,11 @@ rc::Gen<MaskSpec> any_mask(const std::vector<float>& data);
 
 rc::Gen<double> d_max();             // very negative, 0, (0, 1), >= 1, ±inf
 rc::Gen<PilotOptions> pilot_options();  // every option, small tiles mostly, d_max injected
+
+// Draws c.options and c.data for c.kernel, inside a property: a pilot gets pilot_options() and pilot_data()
+// (the data's own mask is returned), a plain kernel plain_options() and float_array() (nothing returned); the
+// caller then picks the mask.
+std::optional<MaskSpec> options_and_data(testing::Case& c);
 rc::Gen<PilotOptions> plain_options();  // tile (tiled_detour, blend_verified, workspace capacity), d_max, bail
 
 }  // namespace gen
