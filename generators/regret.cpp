@@ -97,23 +97,61 @@ struct Windows {
 // ceil((S_j - S_i) / 16) groups of 16 lanes, S the prefix count of selected elements. With S = 16 q + rho that is
 // q_j - q_i + [rho_j > rho_i]: q_j - q_i accrues block by block like every other term (a shared offset), and
 // the last term needs the best start per residue rho_i. sm[r] = min over starts with rho >= r, so the best
-// finish is min(sm[rho_j], sm[0] + group), O(1); an insertion lowers a prefix of sm and stops early.
+// finish is min(sm[rho_j], sm[0] + group), O(1); an insertion lowers sm[0..rho_i]. The four strategies are
+// lanes of one structure (detour, detour_skip, compact, compact_skip), so each step is a few vector operations.
+constexpr std::array<Strategy, 4> kWindowed{Strategy::detour, Strategy::detour_skip, Strategy::compact,
+                                            Strategy::compact_skip};
+using Lanes = std::array<double, 4>;
+
 template <bool Record>
 struct Windowed {
-  StrategyTerms t;
-  Strategy s;
-  double off = 0;
-  std::array<double, 16> sm;
-  std::array<uint32_t, 16> smi;
-  void reset() { off = 0, sm.fill(kInf); }
-  void insert(double v, uint32_t start, unsigned r) {
-    v -= off;
-    if constexpr (Record) {
-      for (int k = static_cast<int>(r); k >= 0 && sm[static_cast<size_t>(k)] > v; --k)
-        sm[static_cast<size_t>(k)] = v, smi[static_cast<size_t>(k)] = start;
-    } else {  // branch-free: a new start is usually the cheapest, and this vectorizes
-      for (size_t k = 0; k < 16; ++k) sm[k] = k <= r && v < sm[k] ? v : sm[k];
+  Lanes base[2][2];     // per block by [empty][switch]: the block's term, expand, the switch
+  Lanes nr, group, has_sw;
+  Lanes off;
+  std::array<Lanes, 16> sm;
+  std::array<std::array<uint32_t, 4>, 16> smi;
+
+  Windowed(const CostModel& m, Fn f) {
+    for (size_t k = 0; k < 4; ++k) {
+      const StrategyTerms t = terms(m, f, kWindowed[k]);
+      for (int e = 0; e < 2; ++e)
+        for (int sw = 0; sw < 2; ++sw) base[e][sw][k] = (e ? t.empty : t.full) + 4 * t.expand_any + (sw ? t.sw : 0.0);
+      nr[k] = t.nonempty_reg, group[k] = t.group, has_sw[k] = t.sw != 0 ? 1.0 : 0.0;
     }
+    reset();
+  }
+  void reset() {
+    off.fill(0);
+    for (Lanes& x : sm) x.fill(kInf);
+  }
+  void insert(double dp, double start_fix, uint32_t start, unsigned r) {
+    Lanes v;
+    for (size_t k = 0; k < 4; ++k) v[k] = dp + start_fix * has_sw[k] - off[k];
+    if constexpr (Record) {
+      for (size_t k = 0; k < 4; ++k)
+        for (int q = static_cast<int>(r); q >= 0 && sm[static_cast<size_t>(q)][k] > v[k]; --q)
+          sm[static_cast<size_t>(q)][k] = v[k], smi[static_cast<size_t>(q)][k] = start;
+    } else {
+      for (unsigned q = 0; q <= r; ++q)
+        for (size_t k = 0; k < 4; ++k) sm[q][k] = std::min(sm[q][k], v[k]);
+    }
+  }
+  void step(bool e, bool sw, double nonempty, double groups) {
+    const Lanes& b = base[e][sw];
+    for (size_t k = 0; k < 4; ++k) off[k] += b[k] + nonempty * nr[k] + groups * group[k];
+  }
+  // The cheapest finish at residue r: its cost, lane and start (when recording).
+  double finish(unsigned r, size_t* lane, uint32_t* start) const {
+    Lanes v;
+    for (size_t k = 0; k < 4; ++k) v[k] = off[k] + std::min(sm[r][k], sm[0][k] + group[k]);
+    size_t best = 0;
+    for (size_t k = 1; k < 4; ++k)
+      if (v[k] < v[best]) best = k;
+    if constexpr (Record) {
+      *lane = best;
+      *start = sm[r][best] <= sm[0][best] + group[best] ? smi[r][best] : smi[0][best];
+    }
+    return v[best];
   }
 };
 
@@ -131,9 +169,7 @@ double oracle_dp(std::span<const BlockSummary> blocks, const CostModel& m, Fn f,
   const Windows w{std::min(n, o.calib_blocks * o.calib_len), std::max<size_t>(o.tile, 1)};
   const StrategyTerms blend = terms(m, f, Strategy::blend), bskip = terms(m, f, Strategy::blend_skip);
   const double empty_detour = 4 * m.C;  // a detour over empty blocks only: compress, no expand, no f
-  std::array<Windowed<Record>, 4> wd;
-  const std::array<Strategy, 4> ws{Strategy::detour, Strategy::detour_skip, Strategy::compact, Strategy::compact_skip};
-  for (size_t k = 0; k < 4; ++k) wd[k].t = terms(m, f, ws[k]), wd[k].s = ws[k], wd[k].reset();
+  Windowed<Record> wd(m, f);
   std::vector<Choice> choice;
   if constexpr (Record) choice.resize(nb + 1);
   size_t boundary = first;                         // the next window boundary (the first block opens one)
@@ -148,20 +184,18 @@ double oracle_dp(std::span<const BlockSummary> blocks, const CostModel& m, Fn f,
     const double start_fix = (static_cast<double>(e) - static_cast<double>(sw)) * m.M;  // a run's first block vs
     const uint32_t jj = static_cast<uint32_t>(j);                                       // "non-empty"
     if (first + 16 * j >= boundary) {
-      for (auto& x : wd) x.reset();
+      wd.reset();
       open_de = kInf;
       boundary = w.next(first + 16 * j + 1);
     }
     // Runs starting at boundary j.
-    for (auto& x : wd) x.insert(dp + (x.t.sw != 0 ? start_fix : 0.0), jj, S % 16);
+    wd.insert(dp, start_fix, jj, S % 16);
     if (dp + start_fix < open_bs) open_bs = dp + start_fix, open_bs_start = jj;
     if (dp < open_de) open_de = dp, open_de_start = jj;
     // Block j.
     const uint32_t S2 = S + b.selected;
     const double groups = static_cast<double>(S2 / 16 - S / 16);
-    for (auto& x : wd)
-      x.off += (e ? x.t.empty : x.t.full) + b.nonempty * x.t.nonempty_reg + 4 * x.t.expand_any +
-               (sw ? x.t.sw : 0.0) + groups * x.t.group;
+    wd.step(e, sw, b.nonempty, groups);
     open_bs += (e ? bskip.empty : bskip.full) + (sw ? bskip.sw : 0.0);
     open_de = e ? open_de + empty_detour : kInf;
     S = S2;
@@ -171,12 +205,9 @@ double oracle_dp(std::span<const BlockSummary> blocks, const CostModel& m, Fn f,
     Choice c{jj, Strategy::blend};
     if (open_bs < best) best = open_bs, c = {open_bs_start, Strategy::blend_skip};
     if (open_de < best) best = open_de, c = {open_de_start, Strategy::detour};
-    const unsigned r = S % 16;
-    for (auto& x : wd) {
-      const double a = x.sm[r], z = x.sm[0] + x.t.group;
-      const double v = x.off + std::min(a, z);
-      if (v < best) best = v, c = {a <= z ? x.smi[r] : x.smi[0], x.s};
-    }
+    size_t lane = 0;
+    uint32_t start = 0;
+    if (const double v = wd.finish(S % 16, &lane, &start); v < best) best = v, c = {start, kWindowed[lane]};
     dp = best;
     if constexpr (Record) choice[j + 1] = c;
   }
