@@ -77,6 +77,50 @@ TEST_F(Cli, CheckAPatternIsBitExactAndItsJsonHasTheDocumentedShape) {
   EXPECT_NEAR(j["results"][1]["d_max"].get<double>(), 0.1681, 1e-3) << "m5's d_max for fma13 is injected";
 }
 
+TEST_F(Cli, CheckUsesOneModelForDecisionsAndCostsAndSaysWhereDmaxCameFrom) {
+  const std::string p = file("cycle.pattern", kCycle);
+  const Result plain = run_cli({"check", "--pattern", p, "--f", "sqrt", "--kernel", "pilot_v4", "--n", "40960"});
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  EXPECT_NE(plain.out.find("costs under model m5, pilots' d_max from model m5"), std::string::npos) << plain.out;
+  EXPECT_NE(plain.out.find("d_max -2.3"), std::string::npos) << "m5's d_max for sqrt, not a timed one: " << plain.out;
+  const Result forced = run_cli({"check", "--pattern", p, "--f", "sqrt", "--kernel", "pilot_v4", "--n", "40960",
+                                 "--dmax", "0.25", "--json"});
+  ASSERT_EQ(forced.code, 0) << forced.err;
+  const auto j = nlohmann::json::parse(forced.out);
+  EXPECT_EQ(j["dmax_source"], "--dmax");
+  EXPECT_EQ(j["results"][0]["d_max"], 0.25);
+  EXPECT_EQ(j["results"][0]["d_max_source"], "--dmax");
+  const Result both = run_cli({"check", "--pattern", p, "--dmax", "0.25", "--timed-dmax"});
+  EXPECT_EQ(both.code, 2);
+  EXPECT_NE(both.err.find("at most one of --dmax and --timed-dmax"), std::string::npos) << both.err;
+}
+
+TEST_F(Cli, CheckTraceShowsEveryDecidedTileWithThePilotsAndTheOraclesRuns) {
+  const std::string p = file("cycle.pattern", kCycle);
+  const Result r = run_cli({"check", "--pattern", p, "--f", "fma13", "--kernel", "pilot_v4", "--n", "40960",
+                            "--trace", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& res = j["results"][0];
+  ASSERT_TRUE(res["trace"].is_array());
+  ASSERT_EQ(res["trace"].size(), 8u) << "(40960 - 8192) / 4096 decided tiles";
+  double pilot = 0, oracle = 0;
+  for (const auto& t : res["trace"]) {
+    for (const char* k : {"tile", "begin", "end", "count", "count_source", "hi", "xlo", "lo", "pilot_runs",
+                          "oracle_runs", "pilot_ns", "oracle_ns", "gap_ns"})
+      EXPECT_TRUE(t.contains(k)) << k;
+    EXPECT_FALSE(t["pilot_runs"].empty());
+    EXPECT_FALSE(t["oracle_runs"].empty());
+    pilot += t["pilot_ns"].get<double>(), oracle += t["oracle_ns"].get<double>();
+  }
+  EXPECT_NEAR(pilot, res["model_cost_ns"]["pilot"].get<double>(), 1e-6 * pilot) << "the tiles add up";
+  EXPECT_NEAR(oracle, res["model_cost_ns"]["oracle"].get<double>(), 1e-6 * oracle) << "the tiles add up";
+  const Result text = run_cli({"check", "--pattern", p, "--f", "fma13", "--kernel", "pilot_v4", "--n", "40960",
+                               "--trace"});
+  EXPECT_NE(text.out.find("tile 4 [8192, 12288): count"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("    oracle "), std::string::npos) << text.out;
+}
+
 TEST_F(Cli, CheckPrintsOneLinePerKernelAndFInText) {
   const std::string p = file("mixed.pattern", "period 64\nseed 3\nseg =1011 30:~0.3 rest:0.125\n");
   const Result r = run_cli({"check", "--pattern", p, "--f", "sqrt,pow10", "--n", "50000", "--dmax", "0.5"});

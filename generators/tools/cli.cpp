@@ -152,14 +152,40 @@ gen::Pattern read_pattern(const std::string& path) {
 
 }  // namespace
 
+namespace {
+
+std::string runs_text(const std::vector<Run>& runs, size_t begin, size_t end) {
+  std::string t;
+  for (const Run& r : runs) {
+    if (r.end <= begin || r.begin >= end) continue;
+    t += (t.empty() ? "" : ", ") + std::string(name(r.strategy)) + " [" + std::to_string(std::max(r.begin, begin)) +
+         ", " + std::to_string(std::min(r.end, end)) + ")";
+  }
+  return t;
+}
+
+nlohmann::ordered_json runs_json(const std::vector<Run>& runs, size_t begin, size_t end) {
+  nlohmann::ordered_json j = nlohmann::json::array();
+  for (const Run& r : runs)
+    if (r.end > begin && r.begin < end)
+      j.push_back({{"strategy", std::string(name(r.strategy))}, {"begin", std::max(r.begin, begin)},
+                   {"end", std::min(r.end, end)}});
+  return j;
+}
+
+nlohmann::json num_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); }
+
+}  // namespace
+
 int check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
   if (a.pattern.empty() == a.input.empty()) throw Usage("give exactly one of --pattern FILE and --input FILE.f32");
   if (!std::isfinite(a.thd) && !(a.thd == INFINITY)) throw Usage("--thd must be a number (not NaN or -inf)");
   if (a.dmax && std::isnan(*a.dmax)) throw Usage("--dmax must be a number");
+  if (a.dmax && a.timed) throw Usage("give at most one of --dmax and --timed-dmax");
   const std::vector<Fn> fns = parse_fns(a.fns, kArticleFnList);
   const std::vector<Kernel> kernels = parse_kernels(a.kernels, kKernelList);
-  const std::optional<gen::CostModel> model = load_model(a.model, a.model_file);
-  const gen::CostModel regret_model = model ? *model : gen::CostModel::m5();
+  // One model for the decisions (its d_max) and the costs, unless --dmax or --timed-dmax says otherwise.
+  const gen::CostModel model = *load_model(a.model.empty() ? "m5" : a.model, a.model_file);
 
   std::vector<float> input;
   std::string source;
@@ -176,31 +202,30 @@ int check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
     source = a.pattern;
   }
   const size_t n = input.size();
+  const std::string dmax_source = a.dmax ? "--dmax" : a.timed ? "timed on this host (bsl_calibrate)"
+                                                              : "model " + model.name;
   nlohmann::ordered_json j;
   j["source"] = source;
   j["n"] = n;
   j["thd"] = a.thd;
   j["seed"] = a.seed;
-  j["model"] = model ? nlohmann::json(model->name) : nlohmann::json(nullptr);
-  j["regret_model"] = regret_model.name;
+  j["model"] = model.name;
+  j["dmax_source"] = dmax_source;
   if (a.dmax) j["dmax"] = *a.dmax;
   nlohmann::ordered_json results = nlohmann::json::array();
   if (!a.json) {
-    out << "check " << source << ": n=" << n << " thd=" << a.thd << " seed=" << a.seed << "; pilots: ";
-    if (a.dmax)
-      out << "d_max " << *a.dmax << " (--dmax)";
-    else if (model)
-      out << "d_max from model " << model->name;
-    else
-      out << "d_max calibrated by timing";
-    out << "; regret under model " << regret_model.name << "\n";
+    out << "check " << source << ": n=" << n << " thd=" << a.thd << " seed=" << a.seed << "; costs under model "
+        << model.name << ", pilots' d_max from " << dmax_source << "\n";
+    if (a.timed)
+      out << "note: the decisions use d_max timed on this host, the costs model " << model.name
+          << " (two machines unless --model host)\n";
   }
   bool all_exact = true;
   for (Fn f : fns) {
     const std::vector<float> expected = gen::oracle_output(input, f, a.thd);
-    const PilotOptions o = gen::options_for(PilotOptions{}, f, model ? &*model : nullptr, a.dmax);
+    const PilotOptions o = gen::options_for(PilotOptions{}, f, a.timed ? nullptr : &model, a.dmax);
     for (Kernel k : kernels) {
-      const gen::Evaluation e = gen::evaluate(k, f, a.thd, input, expected, o, regret_model, a.corrupt_for_test);
+      const gen::Evaluation e = gen::evaluate(k, f, a.thd, input, expected, o, model, a.corrupt_for_test);
       all_exact = all_exact && e.bit_exact;
       nlohmann::ordered_json r;
       r["kernel"] = std::string(name(k));
@@ -208,10 +233,20 @@ int check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
       r["bit_exact"] = e.bit_exact;
       r["mismatches"] = e.mismatches;
       const bool has_regret = e.regret && !std::isnan(e.regret->vs_oracle);
-      r["model_regret"] = has_regret ? nlohmann::json(e.regret->vs_oracle) : nlohmann::json(nullptr);
-      r["model_regret_vs_fixed"] = has_regret ? nlohmann::json(e.regret->vs_fixed) : nlohmann::json(nullptr);
-      r["best_fixed"] = has_regret ? nlohmann::json(std::string(name(e.regret->fixed_strategy))) : nlohmann::json(nullptr);
+      const gen::Regret* g = has_regret ? &*e.regret : nullptr;
+      r["model_regret"] = g ? num_or_null(g->vs_oracle) : nlohmann::json(nullptr);
+      r["model_regret_whole"] = g ? num_or_null(g->whole) : nlohmann::json(nullptr);
+      r["model_regret_vs_tile_oracle"] = g ? num_or_null(g->vs_tile_oracle) : nlohmann::json(nullptr);
+      r["model_regret_vs_fixed"] = g ? num_or_null(g->vs_fixed) : nlohmann::json(nullptr);
+      r["best_fixed"] = g ? nlohmann::json(std::string(name(g->fixed_strategy))) : nlohmann::json(nullptr);
+      r["on_block_grid"] = g ? nlohmann::json(g->aligned) : nlohmann::json(nullptr);
       r["d_max"] = e.d_max ? nlohmann::json(*e.d_max) : nlohmann::json(nullptr);
+      r["d_max_source"] = is_pilot(k) ? nlohmann::json(dmax_source) : nlohmann::json(nullptr);
+      if (g)
+        r["model_cost_ns"] = {{"pilot", g->pilot_cost},          {"oracle", g->oracle_cost},
+                              {"tile_oracle", g->tile_oracle_cost}, {"fixed", g->fixed_cost},
+                              {"probes", g->probe_cost},          {"calibration", g->calibration_cost},
+                              {"whole_pilot", g->whole_pilot_cost}, {"whole_oracle", g->whole_oracle_cost}};
       if (e.first)
         r["first_mismatch"] = {{"index", e.first->index}, {"tile", e.first->tile}, {"strategy", e.first->strategy},
                                {"input", e.first->input}, {"expected", e.first->expected},
@@ -219,6 +254,36 @@ int check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
       else
         r["first_mismatch"] = nullptr;
       if (!e.message.empty()) r["message"] = e.message;
+      // --trace: per decided tile what the pilot saw and did, what the oracle did there, the gap.
+      nlohmann::ordered_json tj = nlohmann::json::array();
+      std::ostringstream tt;
+      if (a.trace && e.regret) {
+        size_t next = 0;
+        for (const TileDecision& d : e.trace.tiles) {
+          if (d.source == CountSource::calibration) continue;
+          const gen::TileCost* c = next < e.regret->per_tile.size() ? &e.regret->per_tile[next++] : nullptr;
+          if (!c) break;
+          nlohmann::ordered_json t;
+          t["tile"] = d.index, t["begin"] = d.begin, t["end"] = d.end;
+          t["count"] = d.count, t["count_source"] = std::string(name(d.source));
+          t["hi"] = d.hi, t["xlo"] = d.xlo, t["lo"] = d.lo;
+          t["bail"] = d.bail == kNoBail ? nlohmann::json(nullptr) : nlohmann::json(d.bail);
+          t["distrust_after"] = d.distrust;
+          t["pilot_runs"] = runs_json(e.trace.runs, d.begin, d.end);
+          t["oracle_runs"] = runs_json(e.regret->oracle.runs, d.begin, d.end);
+          t["pilot_ns"] = c->pilot, t["oracle_ns"] = c->oracle, t["gap_ns"] = c->pilot - c->oracle;
+          t["tile_oracle"] = std::string(name(gen::kOracleStrategies[c->best]));
+          tj.push_back(t);
+          tt << "  tile " << d.index << " [" << d.begin << ", " << d.end << "): count " << d.count << " ("
+             << name(d.source) << "), hi " << d.hi << " xlo " << d.xlo << " lo " << d.lo;
+          if (d.bail != kNoBail) tt << ", bailed at " << d.bail;
+          if (d.distrust) tt << ", distrust " << d.distrust;
+          tt << "\n    pilot  " << fixed(c->pilot, 1) << " ns: " << runs_text(e.trace.runs, d.begin, d.end)
+             << "\n    oracle " << fixed(c->oracle, 1) << " ns: " << runs_text(e.regret->oracle.runs, d.begin, d.end)
+             << "\n    gap    " << fixed(c->pilot - c->oracle, 1) << " ns\n";
+        }
+        r["trace"] = tj;
+      }
       results.push_back(r);
       if (a.json) continue;
       char line[160];
@@ -236,11 +301,12 @@ int check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
           out << ": " << e.message;
       }
       if (e.regret && !has_regret) out << "  model regret n/a (no tile decided after the calibration region)";
-      if (has_regret)
-        out << "  model regret " << fixed(e.regret->vs_oracle, 3) << " (vs best fixed "
-            << name(e.regret->fixed_strategy) << ": " << fixed(e.regret->vs_fixed, 3) << ")  d_max "
+      if (g)
+        out << "  model regret " << fixed(g->vs_oracle, 4) << " (whole array " << fixed(g->whole, 4)
+            << "; vs tile oracle " << fixed(g->vs_tile_oracle, 4) << ", vs best fixed " << name(g->fixed_strategy)
+            << " " << fixed(g->vs_fixed, 4) << (g->aligned ? "" : "; off the block grid: not a bound") << ")  d_max "
             << fixed(e.d_max.value_or(NAN), 4);
-      out << "\n";
+      out << "\n" << tt.str();
     }
   }
   j["results"] = results;
@@ -373,8 +439,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   chk->add_option("--f", ca.fns, "Comma-separated f names, or all")->capture_default_str();
   chk->add_option("--thd", thd_text, "Threshold: mask is a < thd")->capture_default_str();
   chk->add_option("--kernel", ca.kernels, "Comma-separated kernel names, or all")->capture_default_str();
-  chk->add_option("--dmax", dmax, "Inject d_max into the pilots");
-  chk->add_option("--model", ca.model, "m5 or host: inject the model's d_max (default: calibrate by timing)");
+  chk->add_option("--dmax", dmax, "Inject this d_max into the pilots (instead of the model's)");
+  chk->add_flag("--timed-dmax", ca.timed, "Pilots time d_max on this host (the article's bsl_calibrate)");
+  chk->add_option("--model", ca.model, "m5 or host: the costs, and the pilots' d_max unless --dmax/--timed-dmax")
+      ->capture_default_str();
+  chk->add_flag("--trace", ca.trace, "Per decided tile: count, thresholds, the pilot's runs, the oracle's, the gap");
   chk->add_option("--model-file", ca.model_file, "Host model file (from calibrate)")->capture_default_str();
   chk->add_flag("--json", ca.json, "JSON on stdout");
   chk->add_option("--n", ca.n, "Elements to generate from the pattern");

@@ -50,7 +50,9 @@ struct CheckArgs {
   std::string fns = "all", kernels = "all";
   float thd = 0.5f;
   std::optional<double> dmax;
-  std::string model, model_file = kDefaultHostModel;
+  std::string model = "m5", model_file = kDefaultHostModel;
+  bool timed = false;  // pilots time d_max on this host instead of taking the model's
+  bool trace = false;  // per decided tile: decisions, runs, the oracle's runs, the gap
   bool json = false;
   std::optional<size_t> n;
   uint64_t seed = 1;

@@ -133,8 +133,8 @@ std::string svg(const std::string& subtitle, const std::vector<std::string>& col
   s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
     << "\" font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   s << "<text x=\"10\" y=\"" << height - 12 << "\" font-size=\"11\" fill=\"#555\">" << xml(subtitle)
-    << " - green 1 (as good as the per-tile oracle), yellow 1.5, red 3 and above</text>\n";
-  s << svg_panel("Model regret: pilot cost / clairvoyant per-tile oracle (geometric mean over f)", cols, pilots,
+    << " - green 1 (as cheap as the clairvoyant block oracle, a lower bound), yellow 1.5, red 3 and above</text>\n";
+  s << svg_panel("Model regret: pilot cost / clairvoyant block oracle, decided tiles (geometric mean over f)", cols, pilots,
                  model, 0);
   if (measured)
     s << svg_panel("Measured regret (geometric mean over f)", cols, pilots, *measured, panel);
@@ -267,9 +267,11 @@ int report(const ReportArgs& in, std::ostream& out, std::ostream& err) {
      << "seed " << a.seed << ", n = " << n << " (" << a.tiles << " tiles of 4096) per case, model " << model.name
      << " (its d_max injected into the pilots), measured regret " << measure_note << ", " << rows.size()
      << " runs in " << fixed(seconds, 1) << " s, " << (inexact ? std::to_string(inexact) + " NOT bit-exact" : "all bit-exact")
-     << ".\nModel regret = pilot cost / clairvoyant per-tile oracle; vs fixed = pilot cost / best single strategy.\n\n";
-  md << "| case | f | thd | pilot | correct | model regret | vs fixed (best) | measured regret | GiB/s |\n"
-     << "|---|---|---|---|---|---|---|---|---|\n";
+     << ".\nModel regret = pilot cost / clairvoyant block oracle over the decided tiles (the cheapest schedule at "
+        "16-element granularity: a lower bound, >= 1); whole = the same over the whole array, the calibration "
+        "region included and scheduled freely by the oracle; vs fixed = pilot cost / best single strategy.\n\n";
+  md << "| case | f | thd | pilot | correct | model regret | whole array | vs fixed (best) | measured regret | GiB/s |\n"
+     << "|---|---|---|---|---|---|---|---|---|---|\n";
   csv << "case,kind,label,f,thd,pilot,n,seed,bit_exact,mismatches,d_max,model_regret,model_vs_fixed,best_fixed,"
          "model_regret_whole,measured_regret,measured_vs_fixed,gib_per_s\n";
   nlohmann::ordered_json jrows = nlohmann::json::array();
@@ -285,7 +287,8 @@ int report(const ReportArgs& in, std::ostream& out, std::ostream& err) {
     const std::string mreg = r.measured ? fixed(r.measured->vs_oracle, 2) : "n/a";
     const std::string gib = r.measured ? fixed(r.measured->gib_per_s, 2) : "n/a";
     md << "| " << c.column << " | " << name(c.f) << " | " << fixed(c.thd, 2) << " | " << short_name(r.pilot) << " | "
-       << correct << " | " << fixed(r.regret.vs_oracle, 2) << " | " << fixed(r.regret.vs_fixed, 2) << " ("
+       << correct << " | " << fixed(r.regret.vs_oracle, 2) << " | " << fixed(r.regret.whole, 2) << " | "
+       << fixed(r.regret.vs_fixed, 2) << " ("
        << name(r.regret.fixed_strategy) << ") | " << mreg << " | " << gib << " |\n";
     csv << '"' << c.column << "\"," << c.kind << ",\"" << c.label << "\"," << name(c.f) << "," << c.thd << ","
         << name(r.pilot) << "," << n << "," << a.seed << "," << (r.bit_exact ? "true" : "false") << ","
@@ -305,8 +308,11 @@ int report(const ReportArgs& in, std::ostream& out, std::ostream& err) {
     jr["model_vs_fixed"] = num(r.regret.vs_fixed);
     jr["best_fixed"] = std::string(name(r.regret.fixed_strategy));
     jr["model_regret_whole"] = num(r.regret.whole);
+    jr["model_regret_vs_tile_oracle"] = num(r.regret.vs_tile_oracle);
     jr["model_cost_ns"] = {{"pilot", r.regret.pilot_cost}, {"oracle", r.regret.oracle_cost},
-                           {"fixed", r.regret.fixed_cost}, {"calibration", r.regret.calibration_cost}};
+                           {"fixed", r.regret.fixed_cost}, {"calibration", r.regret.calibration_cost},
+                           {"tile_oracle", r.regret.tile_oracle_cost}, {"whole_pilot", r.regret.whole_pilot_cost},
+                           {"whole_oracle", r.regret.whole_oracle_cost}};
     jr["measured_regret"] = r.measured ? num(r.measured->vs_oracle) : nlohmann::json(nullptr);
     jr["measured_vs_fixed"] = r.measured ? num(r.measured->vs_fixed) : nlohmann::json(nullptr);
     jr["gib_per_s"] = r.measured ? num(r.measured->gib_per_s) : nlohmann::json(nullptr);
