@@ -2,6 +2,8 @@
 // countertest_check: reruns the regret countertests (corpus/countertests/*.pattern). Each file is a pattern
 // (generators/pattern.h) whose first comment line reads
 //   # model regret R (...) for PILOT, f = F, model m5, n = N
+// (R against the block oracle over the decided tiles, regret.h; generators_countertests_test re-checks the
+// same files through their `# reproduce: maskapply check ...` line)
 // It recomputes the model regret of PILOT with F on the pattern (fuzz/regret_eval.h) and prints recorded and
 // recomputed side by side. Fails (exit 1) when a file does not parse, lacks that line, or the pilot's trace
 // differs from the reference pilot; a regret that moved (the cost model changed) is reported, not failed,

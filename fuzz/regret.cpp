@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Fuzz target `regret`: searches for countertests. It decodes a structured selection pattern, runs a pilot on
 // it with the m5 model's calibration injected (d_max = 1 - (D - B) / T, so the run is deterministic and works
-// under qemu), computes the model regret (generators/regret.h: pilot cost / clairvoyant per-tile cost), and
+// under qemu), computes the model regret (generators/regret.h: pilot cost / clairvoyant block oracle), and
 // rewards higher regret through a ratchet: for every (pilot, f) it sets one extra libFuzzer counter per regret
 // bucket up to the one reached (buckets of 0.5% in log scale, up to 164), so an input that climbs higher than any before
 // is new coverage and stays in the corpus, as Jazzer's `maximize` does. Each new best for a (pilot, f) is
-// logged as a pattern file with its regret in a comment.
+// logged as a pattern file with its regret, n (its `length`), options and the `maskapply check` line that
+// prints the same figure.
 //
 // Invariants checked on every input: the pattern text it builds parses (parse_pattern) and the trace of the
 // pilot partitions [0, n) with every decision as the reference pilot's (fuzz.cpp: check_pilot_trace).
@@ -96,18 +97,24 @@ std::optional<Built> consume_pattern(FuzzedDataProvider& p) {
   return b;
 }
 
-void log_best(Kernel k, Fn f, const gen::Regret& g, const gen::Pattern& p) {
+void log_best(Kernel k, Fn f, const gen::Regret& g, gen::Pattern p) {
   char r[32];
   std::snprintf(r, sizeof r, "%.4f", g.vs_oracle);
-  const std::string file = g_dir + "/" + std::string(name(k)) + "-" + std::string(name(f)) + "-" + r + ".pattern";
+  const std::string base = std::string(name(k)) + "-" + std::string(name(f)) + "-" + r + ".pattern";
+  const std::string file = g_dir + "/" + base;
   std::error_code ec;
   std::filesystem::create_directories(g_dir, ec);
   std::ofstream out(file);
-  char head[256];
+  p.length = kN;  // `maskapply check` generates exactly the n the figure was computed at
+  char head[512];
   std::snprintf(head, sizeof head,
-                "# model regret %.4f (pilot cost / per-tile oracle; vs best fixed strategy %.4f) for %s, f = %s, "
-                "model m5, n = %zu\n",
-                g.vs_oracle, g.vs_fixed, std::string(name(k)).c_str(), std::string(name(f)).c_str(), kN);
+                "# model regret %.4f (pilot cost / clairvoyant block oracle over the decided tiles; whole array "
+                "%.4f; vs best fixed strategy %.4f) for %s, f = %s, model m5, n = %zu\n"
+                "# options: the article's (tile 4096, probe 256, calibration 4 x 2048, verify 8 blocks, bail 0.75, "
+                "distrust 16), d_max = m5's for f\n"
+                "# reproduce: maskapply check --pattern %s --kernel %s --f %s --model m5\n",
+                g.vs_oracle, g.whole, g.vs_fixed, std::string(name(k)).c_str(), std::string(name(f)).c_str(), kN,
+                base.c_str(), std::string(name(k)).c_str(), std::string(name(f)).c_str());
   out << head << "# found by the regret fuzz target\n" << gen::to_text(p);
   std::fprintf(stderr, "#regret new best %s %s %.4f -> %s\n", std::string(name(k)).c_str(),
                std::string(name(f)).c_str(), g.vs_oracle, file.c_str());

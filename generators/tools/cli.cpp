@@ -396,8 +396,13 @@ int gen_cmd(const GenArgs& a, std::ostream& out) {
   if (!a.pattern_out.empty() && !gg.pattern)
     throw Usage("family '" + a.family + "' has no pattern form (it is procedural): use --f32-out");
   if (!std::isfinite(a.thd)) throw Usage("--thd must be finite");
-  if (!a.pattern_out.empty()) write_file(a.pattern_out, "# " + gg.label + " seed " + std::to_string(a.seed) + "\n" +
-                                                            gen::to_text(*gg.pattern));
+  if (!a.pattern_out.empty()) {
+    gen::Pattern p = *gg.pattern;
+    p.length = a.n;  // `check` generates exactly these n elements from the file
+    write_file(a.pattern_out, "# " + gg.label + " seed " + std::to_string(a.seed) + ", n = " + std::to_string(a.n) +
+                                  "\n# reproduce: maskapply check --pattern " + a.pattern_out +
+                                  " --kernel all --f all --model m5\n" + gen::to_text(p));
+  }
   if (!a.f32_out.empty())
     write_file(a.f32_out, to_f32_bytes(gen::make_data(gg.selection, a.thd, a.seed, gen::Specials{a.specials})));
   out << gg.label << " seed " << a.seed << ": n=" << a.n << " density " << fixed(gen::density(gg.selection), 4)
