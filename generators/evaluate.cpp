@@ -108,41 +108,29 @@ double time_kernel(Kernel k, Fn f, float thd, std::span<const float> input, cons
   return min_ns(reps, input, [&](float* a, size_t n) { run_kernel(k, f, less(thd), a, n, ws, o); });
 }
 
-TileTimings time_tiles(Fn f, float thd, std::span<const float> input, const Trace& trace, int reps) {
-  TileTimings t;
-  Workspace ws(4096);
-  size_t calib_end = 0;
-  for (const TileDecision& d : trace.tiles) {
-    ws.reserve(d.end - d.begin);
-    if (d.source == CountSource::calibration) {
-      calib_end = std::max(calib_end, d.end);
-      continue;
-    }
-    const std::span<const float> tile = input.subspan(d.begin, d.end - d.begin);
-    std::array<double, kOracleStrategies.size()> ns{};
-    for (size_t s = 0; s < kOracleStrategies.size(); ++s)
-      ns[s] = min_ns(reps, tile, [&](float* a, size_t n) { run_strategy(kOracleStrategies[s], f, thd, a, n, ws); });
-    t.ns.push_back(ns);
-  }
-  if (calib_end)
-    t.calibration_ns = min_ns(reps, input.subspan(0, calib_end), [&](float* a, size_t n) {
-      run_strategy(Strategy::blend, f, thd, a, n, ws);
+CaseTimings time_case(Fn f, float thd, std::span<const float> input, const std::vector<Run>& oracle_runs,
+                      size_t tile, int reps) {
+  CaseTimings t;
+  Workspace ws(std::max<size_t>(tile, 16));
+  t.oracle_ns = min_ns(reps, input, [&](float* a, size_t) {
+    for (const Run& r : oracle_runs) run_strategy(r.strategy, f, thd, a + r.begin, r.end - r.begin, ws);
+  });
+  t.fixed_ns = std::numeric_limits<double>::infinity();
+  for (Strategy s : kOracleStrategies) {
+    const double ns = min_ns(reps, input, [&](float* a, size_t n) {
+      for (size_t i = 0; i < n; i += tile) run_strategy(s, f, thd, a + i, std::min(tile, n - i), ws);
     });
+    if (ns < t.fixed_ns) t.fixed_ns = ns, t.fixed = s;
+  }
   return t;
 }
 
-Measured measured_regret(double whole, size_t n, const TileTimings& t) {
+Measured measured_regret(double pilot_ns, size_t n, const CaseTimings& t) {
   Measured m;
-  m.gib_per_s = whole > 0 ? static_cast<double>(n) * 4.0 / whole / 1.073741824 : 0;
-  std::array<double, kOracleStrategies.size()> fixed{};
-  for (const auto& ns : t.ns) {
-    m.oracle_ns += *std::min_element(ns.begin(), ns.end());
-    for (size_t s = 0; s < ns.size(); ++s) fixed[s] += ns[s];
-  }
-  m.pilot_ns = std::max(whole - t.calibration_ns, 0.0);
-  m.fixed_ns = *std::min_element(fixed.begin(), fixed.end());
-  m.vs_oracle = ratio(m.pilot_ns, m.oracle_ns);
-  m.vs_fixed = ratio(m.pilot_ns, m.fixed_ns);
+  m.pilot_ns = pilot_ns, m.oracle_ns = t.oracle_ns, m.fixed_ns = t.fixed_ns;
+  m.gib_per_s = pilot_ns > 0 ? static_cast<double>(n) * 4.0 / pilot_ns / 1.073741824 : 0;
+  m.vs_oracle = ratio(pilot_ns, t.oracle_ns);
+  m.vs_fixed = ratio(pilot_ns, t.fixed_ns);
   return m;
 }
 

@@ -52,23 +52,25 @@ std::vector<uint8_t> selection_of(std::span<const float> input, float thd);
 // Timing (min over reps of fresh copies), in ns.
 double time_kernel(Kernel k, Fn f, float thd, std::span<const float> input, const PilotOptions& o, int reps);
 
-// Per decided tile of a pilot's trace, the time of every oracle strategy on a copy of the tile (min of reps),
-// and the calibration blend: measured once per case, shared by every pilot with the same tiles.
-struct TileTimings {
-  std::vector<std::array<double, kOracleStrategies.size()>> ns;
-  double calibration_ns = 0;
+// Measured regret under equal conditions: the pilot and the model oracle's whole-array schedule (its runs
+// executed in order with the same kernels, in place) are timed the same way: whole array, each repeat on a fresh
+// copy of the input, the minimum over reps. The best fixed strategy likewise (each strategy over the whole array,
+// in pieces of the tile). The oracle's schedule is the model's best, not this machine's: the ratio can go below 1
+// where the model is wrong about this machine.
+struct CaseTimings {
+  double oracle_ns = 0;            // the oracle's schedule over the whole array
+  double fixed_ns = 0;             // the fastest single strategy over the whole array
+  Strategy fixed = Strategy::blend;
 };
-TileTimings time_tiles(Fn f, float thd, std::span<const float> input, const Trace& trace, int reps);
+CaseTimings time_case(Fn f, float thd, std::span<const float> input, const std::vector<Run>& oracle_runs,
+                      size_t tile, int reps);
 
 struct Measured {
-  double pilot_ns = 0;    // the pilot over the decided tiles (its whole run minus the calibration blend)
-  double oracle_ns = 0;   // per decided tile, the fastest strategy
-  double fixed_ns = 0;    // the fastest single strategy summed over the decided tiles
+  double pilot_ns = 0, oracle_ns = 0, fixed_ns = 0;
   double vs_oracle = 0, vs_fixed = 0;
-  double gib_per_s = 0;   // n * 4 bytes / the pilot's whole run, in GiB/s
+  double gib_per_s = 0;   // n * 4 bytes / the pilot's run, in GiB/s
 };
-// Measured regret from the pilot's whole-run time (time_kernel) and the tile timings.
-Measured measured_regret(double pilot_whole_ns, size_t n, const TileTimings& t);
+Measured measured_regret(double pilot_ns, size_t n, const CaseTimings& t);
 
 // True when this process runs under an emulator (qemu-user): timings mean nothing then.
 bool under_emulation();

@@ -194,7 +194,16 @@ int report(const ReportArgs& in, std::ostream& out, std::ostream& err) {
   const size_t n = a.tiles * 4096;
   const bool emulated = gen::under_emulation();
   const bool measure = !a.no_measure && !emulated;
-  const std::string measure_note = measure ? "yes (min of " + std::to_string(a.reps) + " runs)"
+  const std::string measure_note = measure ? "yes (pilot and the model oracle's whole-array schedule alike: whole array "
+                                             "in place, fresh copy per repeat, min of " + std::to_string(a.reps) +
+                                             "; pilots decide with model " + model.name + "'s d_max" +
+                                             (model.name == "host" ? ", calibrated for this host" :
+                                              ", not calibrated for this host: use --model host") +
+#if defined(__aarch64__)
+                                             ")"
+#else
+                                             "; on x86 this times SIMDe, not NEON)"
+#endif
                                    : emulated ? "n/a (running under an emulator)"
                                               : "n/a (--no-measure)";
 
@@ -235,12 +244,16 @@ int report(const ReportArgs& in, std::ostream& out, std::ostream& err) {
     const std::vector<float>& data = *c.data;
     const std::vector<float> expected = gen::oracle_output(data, c.f, c.thd);
     const PilotOptions o = gen::model_options(model, c.f);
-    std::optional<gen::TileTimings> timings;
+    std::optional<gen::CaseTimings> timings;
     for (Kernel k : pilots) {
       const gen::Evaluation e = gen::evaluate(k, c.f, c.thd, data, expected, o, model);
       Row r{&c, k, e.bit_exact, e.mismatches, e.message, e.d_max.value_or(NAN), *e.regret, std::nullopt};
       if (measure) {
-        if (!timings) timings = gen::time_tiles(c.f, c.thd, data, e.trace, a.reps);
+        if (!timings) {  // the model oracle's whole-array schedule, timed as the pilots are
+          const gen::OracleSchedule os =
+              gen::oracle_schedule(gen::summarize(gen::selection_of(data, c.thd)), model, c.f, o, 0);
+          timings = gen::time_case(c.f, c.thd, data, os.runs, o.tile, a.reps);
+        }
         r.measured = gen::measured_regret(gen::time_kernel(k, c.f, c.thd, data, o, a.reps), n, *timings);
       }
       rows.push_back(std::move(r));
