@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace maskapply::gen {
@@ -20,8 +21,21 @@ PilotOptions model_options(const CostModel& m, Fn f, PilotOptions o) {
 
 void summarize(std::span<const uint8_t> sel, std::vector<BlockSummary>& out) {
   out.resize((sel.size() + 15) / 16);
-  for (size_t b = 0; b < out.size(); ++b) {
-    const size_t begin = b * 16, len = std::min<size_t>(16, sel.size() - begin);
+  const size_t full = sel.size() / 16;
+  for (size_t b = 0; b < full; ++b) {  // four registers of four bytes: one word each, a bit per non-zero byte
+    BlockSummary s;
+    for (size_t r = 0; r < 4; ++r) {
+      uint32_t u;
+      std::memcpy(&u, sel.data() + b * 16 + r * 4, 4);
+      u |= u >> 4, u |= u >> 2, u |= u >> 1;
+      const uint32_t c = ((u & 0x01010101u) * 0x01010101u) >> 24;
+      s.selected = static_cast<uint8_t>(s.selected + c);
+      s.nonempty = static_cast<uint8_t>(s.nonempty + (c != 0));
+    }
+    out[b] = s;
+  }
+  if (full < out.size()) {  // the tail
+    const size_t begin = full * 16, len = sel.size() - begin;
     BlockSummary s;
     s.len = static_cast<uint8_t>(len);
     for (size_t r = 0; r * 4 < len; ++r) {
@@ -30,7 +44,7 @@ void summarize(std::span<const uint8_t> sel, std::vector<BlockSummary>& out) {
       s.selected = static_cast<uint8_t>(s.selected + c);
       s.nonempty = static_cast<uint8_t>(s.nonempty + (c != 0));
     }
-    out[b] = s;
+    out[full] = s;
   }
 }
 

@@ -55,7 +55,8 @@ TEST(Oracle, EqualsTheBruteForceCheapestScheduleOnRandomSmallInputs) {
     const size_t n = rng() % 300, tile = 16 * (1 + rng() % 6), region = 16 * (rng() % 8);
     const double density = (rng() % 5) / 4.0;
     std::vector<uint8_t> sel(n);
-    for (auto& x : sel) x = std::uniform_real_distribution<double>(0, 1)(rng) < density;
+    for (auto& x : sel)  // any non-zero byte means selected
+      x = std::uniform_real_distribution<double>(0, 1)(rng) < density ? static_cast<uint8_t>(1 + rng() % 255) : 0;
     if (rng() % 3 == 0)  // runs of selected / empty blocks
       for (size_t i = 0; i < n; ++i) sel[i] = (i / (16 * (1 + c % 3))) % 2 == 0 && sel[i];
     PilotOptions o;
@@ -131,6 +132,11 @@ TEST(Oracle, CostsThirtySixTilesFastEnoughForAHunt) {
   const std::clock_t st = std::clock();  // CPU time: the machine may be shared
   for (int r = 0; r < reps; ++r) sink += oracle_cost(blocks, m, Fn::sin35, o, 0);
   const double us = 1e6 * static_cast<double>(std::clock() - st) / CLOCKS_PER_SEC / reps;
+  std::vector<BlockSummary> again;
+  const std::clock_t st2 = std::clock();
+  for (int r = 0; r < reps; ++r) summarize(sel, again), sink += again[r % again.size()].selected;
+  const double us2 = 1e6 * static_cast<double>(std::clock() - st2) / CLOCKS_PER_SEC / reps;
+  std::printf("summarize of %zu elements: %.1f us CPU per call\n", n, us2);
   std::printf("oracle_cost over %zu blocks: %.1f us CPU per call (%.0f calls/s), checksum %.3f\n", blocks.size(), us,
               1e6 / us, sink / reps);
   EXPECT_GT(sink, 0);
