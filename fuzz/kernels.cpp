@@ -9,6 +9,8 @@
 //   2. the sentinels around the array are intact: no write outside [a, a+n);
 //   3. rerun with the array flush against a PROT_NONE page (the end, or the start), the kernel neither reads
 //      nor writes outside [a, a+n) by one byte, and gives the same output.
+// Both runs use a hostile workspace (testing::hostile_workspace): a capacity smaller than, equal to or larger
+// than the tile, every buffer filled with garbage, so a stale code or an undersized buffer shows.
 // A violation prints kernel, f, mask, n, misalignment, the first differing index, its tile and strategy, input /
 // expected / actual as hex bits, writes a case file and the commands that rerun it, and aborts.
 //
@@ -70,7 +72,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   // Again flush against a guard page: an access outside [a, a+n) faults (SIGSEGV; libFuzzer reports it).
   testing::GuardedArray g(n, at_end);
   if (n) std::memcpy(g.data(), c.data.data(), n * sizeof(float));
-  Workspace ws(c.options.tile);
+  const testing::HostileWorkspace hw = testing::hostile_workspace(c.kernel, c.f, c.data, c.options.tile, at_end + 16);
+  Workspace ws(hw.capacity);
+  ws.scribble(hw.garbage);
   run_kernel(c.kernel, c.f, c.mask, g.data(), n, ws, c.options);
   if (n && std::memcmp(g.data(), r.output.data(), n * sizeof(float)) != 0)
     fuzz::fail("kernels", testing::describe(c.kernel, c.f, c.mask, n, c.options, c.misalign) +

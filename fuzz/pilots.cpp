@@ -7,9 +7,11 @@
 //      of the inputs: it is not idempotent, so an element processed twice (or never) shows: exactly once;
 //   2. the trace partitions [0, n): runs in order, non-empty, contiguous, each inside one tile; the tile
 //      decisions likewise;
-//   3. every tile decision equals the reference pilot's (fuzz.cpp: ReferencePilot), which replays the article's
-//      decision table from the oracle's counts: the probe count, the thresholds, where blend_verified bails, v4's
-//      distrust and its count from the previous tile, and each strategy run over each range.
+//   3. every tile decision equals the decision reference's (oracle/decisions.h: its own copy of the article's
+//      tables, constants and threshold arithmetic, fed only the selection and the options' values): the probe
+//      count, the thresholds, where blend_verified bails, v4's distrust and its count from the previous tile, and
+//      each strategy run over each range. The workspace is hostile (testing::hostile_workspace: a capacity
+//      smaller than, equal to or larger than the tile, filled with garbage).
 // A violation prints the pilot, options, index, tile and hex bits (or the decision that differs), writes a case
 // file and the commands that rerun it, and aborts.
 //

@@ -12,9 +12,14 @@ std::vector<float> uniform(size_t n, uint64_t seed) {
   return a;
 }
 
+float selected_value(size_t i) {
+  // In [0.05, 0.45): every catalog f changes it (frfrexp fixes [0.5, 1), sin is the identity near 0).
+  return 0.05f + 0.4f * static_cast<float>((i * 2654435761u) % 4096) / 4096.0f;
+}
+
 std::vector<float> step(size_t n, size_t tile, size_t head) {
   std::vector<float> a(n);
-  for (size_t i = 0; i < n; ++i) a[i] = i % tile >= head;
+  for (size_t i = 0; i < n; ++i) a[i] = i % tile >= head ? 1.0f : selected_value(i);
   return a;
 }
 
@@ -23,7 +28,7 @@ std::vector<float> offset390(size_t n, size_t tile) { return step(n, tile, 390);
 std::vector<float> cycle17(size_t n, size_t tile) {
   const size_t cycle = 17 * tile;
   std::vector<float> a(n);
-  for (size_t i = 0; i < n; ++i) a[i] = i % cycle >= 512 && i % cycle < 1024;
+  for (size_t i = 0; i < n; ++i) a[i] = i % cycle >= 512 && i % cycle < 1024 ? 1.0f : selected_value(i);
   return a;
 }
 

@@ -58,8 +58,15 @@ struct Thresholds {
   }
 };
 
-// The article's bsl_calibrate: the fastest blend over blocks of len, as ns per register, gives T = t - B and
-// d_max = 1 - (D - B) / T. Processes [a, a+n) with blend as it measures.
+// The article's calibration formula: a blend time of t ns per register gives T = t - B (at least 1e-9) and
+// d_max = 1 - (D - B) / T.
+inline double d_max_from_time(double ns_per_register, double B, double D) {
+  const double t = std::max(1e-9, ns_per_register - B);
+  return 1.0 - (D - B) / t;
+}
+
+// The article's bsl_calibrate: the fastest blend over blocks of len, as ns per register, gives d_max
+// (d_max_from_time). Processes [a, a+n) with blend as it measures.
 template <class F, class M>
 double bsl_calibrate(float* a, size_t n, size_t len, F f, M mask, double B, double D) {
   double ns = 1e18;
@@ -70,8 +77,7 @@ double bsl_calibrate(float* a, size_t n, size_t len, F f, M mask, double B, doub
     const auto ed = std::chrono::steady_clock::now();
     ns = std::min(ns, std::chrono::duration<double, std::nano>(ed - st).count() / (static_cast<double>(l) / 4.0));
   }
-  const double t = std::max(1e-9, ns - B);
-  return 1.0 - (D - B) / t;
+  return d_max_from_time(ns, B, D);
 }
 
 namespace detail {

@@ -23,6 +23,20 @@ class Workspace {
     idx_.assign(capacity / 4 + 4, 0);
   }
   size_t capacity() const { return capacity_; }
+  // For tests: overwrites every byte of every buffer (all of it, slack included) with bytes from seed, so a
+  // kernel that reads a slot it did not write in this call shows. Kernels never depend on the contents.
+  void scribble(uint64_t seed) {
+    const auto fill = [&seed](void* p, size_t bytes) {
+      auto* b = static_cast<unsigned char*>(p);
+      for (size_t i = 0; i < bytes; ++i) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        b[i] = static_cast<unsigned char>(seed >> 56);
+      }
+    };
+    fill(tmp_.data(), tmp_.size() * sizeof(float));
+    fill(s_.data(), s_.size());
+    fill(idx_.data(), idx_.size() * sizeof(uint32_t));
+  }
   float* tmp() { return tmp_.data(); }
   uint8_t* s() { return s_.data(); }
   uint32_t* idx() { return idx_.data(); }

@@ -77,16 +77,23 @@ RC_GTEST_PROP(Pilots, equalOracleWhileSeveralThreadsRunAtOnceEachWithItsOwnWorks
   for (size_t t = 0; t < threads; ++t)
     pool.emplace_back([&, t] {
       const testing::Case& c = cases[t];
-      Workspace ws(c.options.tile);
+      const testing::HostileWorkspace hw = testing::hostile_workspace(c.kernel, c.f, c.data, c.options.tile, t);
+      Workspace ws(hw.capacity);
       std::vector<float> buf;
+      Trace trace;
       ready.fetch_add(1);
       while (ready.load() < threads) std::this_thread::yield();
       for (int round = 0; round < kRounds && failures[t].empty(); ++round) {
         buf = c.data;
-        run_kernel(c.kernel, c.f, c.mask, buf.data(), buf.size(), ws, c.options);
+        trace.clear();
+        ws.scribble(hw.garbage + static_cast<uint64_t>(round));  // garbage before every run
+        run_kernel(c.kernel, c.f, c.mask, buf.data(), buf.size(), ws, c.options, &trace);
+        const std::string where =
+            "thread " + std::to_string(t) + " of " + std::to_string(threads) + ", round " + std::to_string(round) + ": ";
         if (const auto mm = oracle::compare(name(c.kernel), c.data, expected[t], buf, c.options.tile); mm)
-          failures[t] = "thread " + std::to_string(t) + " of " + std::to_string(threads) + ", round " +
-                        std::to_string(round) + ": " + mm.message;
+          failures[t] = where + mm.message;
+        else if (const std::string d = testing::check_decisions(c.kernel, c.data, c.mask, c.options, trace); !d.empty())
+          failures[t] = where + d;
       }
     });
   for (std::thread& th : pool) th.join();

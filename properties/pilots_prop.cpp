@@ -13,11 +13,15 @@ namespace maskapply::prop {
 namespace {
 
 void tag_decisions(const Trace& t) {
-  bool bailed = false, previous = false;
+  bool bailed = false, previous = false, at_threshold = false, trusted_again = false;
   for (const TileDecision& d : t.tiles) {
     bailed |= d.bail != kNoBail;
+    trusted_again |= previous && d.source == CountSource::probe;
     previous |= d.source == CountSource::previous;
+    at_threshold |= d.source == CountSource::probe && (d.count == d.hi || d.count == d.xlo || d.count == d.lo);
   }
+  RC_CLASSIFY(at_threshold, "a probe count exactly at hi, xlo or lo");
+  RC_CLASSIFY(trusted_again, "v4 trusted the probe again after distrust ran out");
   std::vector<Strategy> seen;
   for (const Run& r : t.runs)
     if (std::find(seen.begin(), seen.end(), r.strategy) == seen.end()) seen.push_back(r.strategy);
@@ -39,7 +43,7 @@ RC_GTEST_PROP(Pilots, equalOracleForAnyInjectedDmaxOptionsAndTileStructuredData,
   c.mask = s.mask;
   c.misalign = *rc::gen::inRange<size_t>(0, 16);
   RC_CLASSIFY(!c.options.d_max, "timed calibration");
-  RC_TAG(s.kind == "tiled" || s.kind == "arbitrary" ? s.kind : "article pattern");
+  RC_TAG(s.kind == "tiled" || s.kind == "arbitrary" || s.kind == "edges" ? s.kind : "article pattern");
   const testing::CheckResult r = expect_oracle(c);
   tag_decisions(r.trace);
 }
@@ -122,6 +126,7 @@ RC_GTEST_PROP(AllKernels, giveTheSameTraceAndOutputForTheSameInputAndCalibration
   run_kernel(c.kernel, c.f, c.mask, scratch.data(), scratch.size(), fresh, c.options, &ignored);
   run(fresh, out2, t2);
   Workspace sized(capacity);
+  sized.scribble(*rc::gen::noShrink(rc::gen::arbitrary<uint64_t>()));  // garbage: a stale slot would show
   run(sized, out3, t3);
 
   for (const auto* pair : {&out2, &out3}) {

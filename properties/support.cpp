@@ -16,6 +16,7 @@
 #include <random>
 #include <sstream>
 
+#include "decisions.h"
 
 namespace maskapply {
 
@@ -171,10 +172,13 @@ rc::Gen<Floats> float_array(size_t max_long) {
 
 namespace {
 
-// The article's data, written out here so the properties depend only on kernels, oracle and testing.
-std::vector<float> step_data(size_t n, size_t tile, size_t head) {
+// The article's data, written out here so the properties depend only on kernels, oracle and testing. Its 0/1
+// patterns select the zeros under a < 1, but f(0) = 0 for five of the seven f: the selected elements here are
+// values in (0, 0.5) from rng instead, which every f changes (or, under bits_inc, any value).
+float selected_in_pattern(std::mt19937_64& rng) { return (static_cast<float>(rng() >> 41) + 0.5f) * 0x1p-24f; }
+std::vector<float> step_data(size_t n, size_t tile, size_t head, std::mt19937_64& rng) {
   std::vector<float> a(n);
-  for (size_t i = 0; i < n; ++i) a[i] = i % tile >= head;
+  for (size_t i = 0; i < n; ++i) a[i] = i % tile >= head ? 1.0f : selected_in_pattern(rng);
   return a;
 }
 std::vector<float> uniform_data(size_t n, uint64_t seed) {
@@ -253,7 +257,9 @@ rc::Gen<Shaped> tiled(size_t tile) {
 
 static rc::Gen<Shaped> article_n(size_t tile, size_t n) {
   return rc::gen::exec([tile, n] {
+    // thd 1 selects the pattern (values in (0, 0.5)); 0.5 too; 0 selects nothing.
     const float thd = *rc::gen::weightedElement<float>({{4, 1.0f}, {1, 0.0f}, {1, 0.5f}});
+    std::mt19937_64 rng(*rc::gen::noShrink(rc::gen::arbitrary<uint64_t>()));
     Shaped s{{}, MaskSpec{MaskKind::less, thd, 0, 0}, ""};
     switch (*rc::gen::element(0, 1, 2)) {
       case 0: {  // the step (v3's countertest) and offset390 (v3.5's) with any head
@@ -261,7 +267,7 @@ static rc::Gen<Shaped> article_n(size_t tile, size_t n) {
             {2, rc::gen::inRange<size_t>(0, tile + 1)},
             {1, rc::gen::element(std::min<size_t>(256, tile), std::min<size_t>(390, tile))},
         });
-        s.v = step_data(n, tile, head);
+        s.v = step_data(n, tile, head, rng);
         s.kind = "step(head " + std::to_string(head) + ")";
         break;
       }
@@ -269,7 +275,7 @@ static rc::Gen<Shaped> article_n(size_t tile, size_t n) {
         const size_t cycle = tile * *rc::gen::inRange<size_t>(1, 18);
         const size_t lo = *rc::gen::inRange<size_t>(0, cycle), hi = *rc::gen::inRange<size_t>(lo, cycle + 1);
         s.v.resize(n);
-        for (size_t i = 0; i < n; ++i) s.v[i] = i % cycle >= lo && i % cycle < hi;
+        for (size_t i = 0; i < n; ++i) s.v[i] = i % cycle >= lo && i % cycle < hi ? 1.0f : selected_in_pattern(rng);
         s.kind = "cycle(" + std::to_string(cycle) + ", [" + std::to_string(lo) + ", " + std::to_string(hi) + "))";
         break;
       }
@@ -289,15 +295,80 @@ rc::Gen<Shaped> article_pattern(size_t tile) {
                          [tile](size_t n) { return article_n(tile, n); });
 }
 
+// Data aimed at the decision edges for options o (mask a < 0.5): n at a boundary of the calibration region or
+// of the first tiles (-1, 0, +1 element); per tile a probe count at hi, xlo or lo -1 / = / +1, then either a dense
+// rest with one verify block just below (bails) or exactly at (does not bail) bail * d_max, or a rest of the
+// probe's density. Long enough, sometimes, for v4's distrust to run out and the probe to be trusted again.
+rc::Gen<Shaped> edges(const PilotOptions& o) {
+  return rc::gen::exec([o] {
+    const size_t region = o.calib_blocks * o.calib_len;
+    const size_t max_tiles = std::max<size_t>(1, std::min<size_t>(o.distrust + 3, 40000 / o.tile));
+    const size_t base = *rc::gen::weightedOneOf<size_t>({
+        {1, rc::gen::just(std::min(o.calib_len, region))},
+        {1, rc::gen::just(region)},
+        {1, rc::gen::just(region + o.tile)},
+        {1, rc::gen::just(region + 2 * o.tile)},
+        {2, rc::gen::map(rc::gen::inRange<size_t>(0, max_tiles + 1), [=](size_t k) { return region + k * o.tile; })},
+        {2, rc::gen::just(region + max_tiles * o.tile)},  // room for v4's distrust to run out
+    });
+    const int delta = *rc::gen::element(-1, 0, 1);
+    const size_t n = base == 0 && delta < 0 ? 0 : base + delta;
+    reference::Params q;
+    q.probe = o.probe, q.xlo = o.xlo, q.lo = o.lo, q.d_max = o.d_max.value_or(0.5);
+    const reference::Limits lim = reference::limits(q);
+    const double bar = o.bail * q.d_max;  // blend_verified bails below this density
+    std::mt19937_64 rng(*rc::gen::noShrink(rc::gen::arbitrary<uint64_t>()));
+    std::uniform_real_distribution<> u01(0, 1);
+    const auto value = [&rng](bool sel) {
+      const float u = (static_cast<float>(rng() >> 41) + 0.5f) * 0x1p-24f;  // (0, 0.5)
+      return sel ? u : 0.5f + u;
+    };
+    Shaped s{{}, MaskSpec{MaskKind::less, 0.5f, 0, 0}, "edges"};
+    s.v.reserve(n);
+    // The calibration region: any density (it is blended whatever it holds).
+    const double cd = *rc::gen::element(0.0, 0.5, 1.0);
+    for (size_t i = 0; i < std::min(n, region); ++i) s.v.push_back(value(u01(rng) < cd));
+    while (s.v.size() < n) {
+      const size_t size = std::min(o.tile, n - s.v.size());
+      const size_t plen = std::min(o.probe, size);
+      std::vector<uint8_t> sel(size, 0);
+      if (*rc::gen::arbitrary<bool>()) {
+        // A probe count at hi, xlo or lo, -1 / = / +1 (as a full-probe count: the fewest c selected in a probe
+        // of plen with c * probe / plen >= want), the rest of the tile as dense as the probe.
+        const long long want = *rc::gen::element(lim.hi, lim.xlo, lim.lo) + *rc::gen::element(-1, 0, 1);
+        const auto pl = static_cast<long long>(plen), pr = static_cast<long long>(o.probe);
+        const long long c = std::clamp<long long>(want <= 0 ? 0 : (want * pl + pr - 1) / pr, 0, pl);
+        for (long long i = 0; i < c; ++i) sel[static_cast<size_t>(i)] = 1;
+        std::shuffle(sel.begin(), sel.begin() + static_cast<long>(plen), rng);
+        for (size_t i = plen; i < size; ++i) sel[i] = u01(rng) * static_cast<double>(plen) < static_cast<double>(c);
+      } else {
+        // Dense (the probe passes hi), except verify block `weak`, just below or exactly at bail * d_max: it
+        // bails there (below) or not (at), at each verify block in turn.
+        std::fill(sel.begin(), sel.end(), 1);
+        const size_t vb = size >= o.verify_blocks ? o.verify_blocks : 1, len = size / vb;
+        const size_t weak = *rc::gen::inRange<size_t>(0, vb);
+        const size_t b0 = weak * len, b1 = weak + 1 == vb ? size : b0 + len;
+        const double at = std::ceil(bar * static_cast<double>(len));  // the fewest selected not below the bar
+        const long long k = static_cast<long long>(std::clamp(at, 0.0, static_cast<double>(len))) -
+                            *rc::gen::element(0, 1);
+        for (size_t i = b0; i < b1; ++i) sel[i] = static_cast<long long>(i - b0) < k;
+      }
+      for (const uint8_t x : sel) s.v.push_back(value(x));
+    }
+    return s;
+  });
+}
+
 rc::Gen<Shaped> pilot_data(const PilotOptions& o) {
   const size_t region = std::min<size_t>(o.calib_blocks * o.calib_len, 1 << 14);
   const size_t max_tiles = std::max<size_t>(1, std::min<size_t>(8, 40000 / o.tile));
   return rc::gen::exec([=] {
     const size_t tiles = *rc::gen::inRange<size_t>(0, max_tiles + 1);
     const size_t n = region + tiles * o.tile + *rc::gen::inRange<size_t>(0, o.tile);
-    switch (*rc::gen::weightedElement<int>({{4, 0}, {3, 1}, {2, 2}})) {
+    switch (*rc::gen::weightedElement<int>({{4, 0}, {3, 1}, {2, 2}, {3, 3}})) {
       case 0: return *tiled_n(o.tile, n);
       case 1: return *article_n(o.tile, n);
+      case 3: return *edges(o);
       default: {
         const uint64_t seed = *rc::gen::noShrink(rc::gen::arbitrary<uint64_t>());
         const double rate = *rc::gen::element(0.0, 0.01, 0.3);

@@ -67,6 +67,7 @@ rc::Gen<float> any_thd();            // a threshold: in (0, 1) mostly, or any fl
 rc::Gen<Floats> float_array(size_t max_long = 3 * 4096 + 40);  // short element-wise arrays, or long seeded ones
 rc::Gen<Shaped> tiled(size_t tile);  // segments of independently drawn density (and layout), mask less(thd)
 rc::Gen<Shaped> article_pattern(size_t tile);  // step / offset / cycle with random parameters
+rc::Gen<Shaped> edges(const PilotOptions& o);  // probe counts at thresholds +-1, bails at each verify block, n at boundaries
 rc::Gen<Shaped> pilot_data(const PilotOptions& o);  // any of the above, sized for the options' tiles
 
 rc::Gen<Kernel> plain_kernel();

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: MIT
+#include "decisions.h"
+
+#include <algorithm>
+#include <sstream>
+#include <vector>
+
+namespace maskapply::reference {
+
+long long probe_count(double fraction, size_t probe) {
+  const double p = static_cast<double>(probe);
+  if (!(fraction < 2.0)) return static_cast<long long>(2.0 * p);  // +inf and everything from 2 up
+  if (!(fraction > -2.0)) return static_cast<long long>(-2.0 * p);
+  return static_cast<long long>(fraction * p);  // C++ truncates toward zero, as the article's conversion
+}
+
+Limits limits(const Params& p) {
+  return Limits{probe_count(p.d_max, p.probe), probe_count(p.xlo, p.probe), probe_count(p.lo, p.probe)};
+}
+
+double d_max_from_time(double ns_per_register, double B, double D) {
+  const double t = std::max(1e-9, ns_per_register - B);
+  return 1.0 - (D - B) / t;
+}
+
+namespace {
+
+class Decider {
+ public:
+  Decider(Pilot k, std::span<const uint8_t> sel, const Params& p) : k_(k), p_(p), lim_(limits(p)) {
+    sum_.assign(sel.size() + 1, 0);
+    for (size_t i = 0; i < sel.size(); ++i) sum_[i + 1] = sum_[i] + (sel[i] != 0);
+  }
+
+  Trace run() {
+    const size_t n = sum_.size() - 1;
+    if (k_ == Pilot::verified) {  // no calibration, no decisions: verified blend per tile
+      for (size_t b = 0; b < n; b += p_.tile) {
+        TileDecision ignored;
+        verified(ignored, b, std::min(n, b + p_.tile));
+      }
+      return out_;
+    }
+    size_t next = 0;
+    const size_t calib_end = std::min(n, p_.calib_blocks * p_.calib_len);
+    for (size_t b = 0; b < calib_end; b += p_.calib_len) {
+      TileDecision d = fresh(next++, b, std::min(calib_end, b + p_.calib_len));
+      d.source = CountSource::calibration;
+      emit(b, d.end, Strategy::blend);
+      out_.tiles.push_back(d);
+    }
+    for (size_t b = calib_end; b < n; b += p_.tile) {
+      TileDecision d = fresh(next++, b, std::min(n, b + p_.tile));
+      tile(d);
+      out_.tiles.push_back(d);
+    }
+    return out_;
+  }
+
+ private:
+  size_t selected(size_t b, size_t e) const { return sum_[e] - sum_[b]; }
+
+  TileDecision fresh(size_t index, size_t b, size_t e) const {
+    TileDecision d;
+    d.index = index;
+    d.begin = b;
+    d.end = e;
+    d.hi = lim_.hi;
+    d.xlo = lim_.xlo;
+    d.lo = lim_.lo;
+    d.d_max = p_.d_max;
+    return d;
+  }
+
+  void emit(size_t b, size_t e, Strategy s) {
+    if (e > b) out_.runs.push_back(Run{b, e, s});
+  }
+
+  // The probe: the first min(probe, size) elements; a short one counts as if it were a full probe.
+  long long probe(TileDecision& d) const {
+    const size_t len = std::min(p_.probe, d.end - d.begin);
+    const size_t c = selected(d.begin, d.begin + len);
+    d.source = CountSource::probe;
+    d.count = static_cast<long long>(len < p_.probe ? c * p_.probe / len : c);
+    return d.count;
+  }
+
+  // A count per tile length as a probe count (v4's prev): count * probe / length, in integers.
+  long long per_probe(size_t count, size_t length) const { return static_cast<long long>(count * p_.probe / length); }
+
+  // The article's dense branch when hi < 0 (and v2's and v3's): blend, with skip for a very sparse probe.
+  void dense(const TileDecision& d, long long cnt) {
+    emit(d.begin, d.end, cnt < lim_.xlo ? Strategy::blend_skip : Strategy::blend);
+  }
+
+  // v3's table below hi; returns the tile's selected count (what the compact and detour kernels return).
+  size_t sparse(const TileDecision& d, long long cnt) {
+    Strategy s = Strategy::detour;
+    if (cnt < lim_.lo) s = Strategy::compact;
+    if (cnt < lim_.xlo) s = Strategy::compact_skip;
+    emit(d.begin, d.end, s);
+    return selected(d.begin, d.end);
+  }
+
+  // blend_verified over [b, e), detour after a bail-out. Returns the offset of the bail (or the size) and the
+  // detour's count in *rest.
+  size_t verified(TileDecision& d, size_t b, size_t e, size_t* rest = nullptr) {
+    const size_t size = e - b;
+    const size_t nblocks = size >= p_.verify_blocks ? p_.verify_blocks : 1;
+    const size_t len = size / nblocks;
+    size_t stop = size;
+    for (size_t i = 0; i + 1 < nblocks; ++i) {  // the last block never bails
+      const size_t bb = b + i * len, be = bb + len;
+      const double density = static_cast<double>(selected(bb, be)) / static_cast<double>(len);
+      if (density < p_.bail * p_.d_max) {
+        stop = (i + 1) * len;
+        break;
+      }
+    }
+    emit(b, b + stop, Strategy::blend_verified);
+    if (rest) *rest = 0;
+    if (stop < size) {
+      d.bail = b + stop;
+      emit(b + stop, e, Strategy::detour);
+      if (rest) *rest = selected(b + stop, e);
+    }
+    return stop;
+  }
+
+  void tile(TileDecision& d) {
+    const size_t size = d.end - d.begin;
+    switch (k_) {
+      case Pilot::v1:
+        emit(d.begin, d.end, p_.d_max < 0 ? Strategy::blend : Strategy::detour);
+        return;
+      case Pilot::v2: {
+        const long long cnt = probe(d);
+        if (cnt > lim_.hi)
+          dense(d, cnt);
+        else
+          emit(d.begin, d.end, cnt < lim_.xlo ? Strategy::detour_skip : Strategy::detour);
+        return;
+      }
+      case Pilot::v3: {
+        const long long cnt = probe(d);
+        if (cnt > lim_.hi)
+          dense(d, cnt);
+        else
+          sparse(d, cnt);
+        return;
+      }
+      case Pilot::v3_5: {
+        const long long cnt = probe(d);
+        if (cnt <= lim_.hi)
+          sparse(d, cnt);
+        else if (lim_.hi < 0)
+          dense(d, cnt);
+        else
+          verified(d, d.begin, d.end);
+        return;
+      }
+      case Pilot::v4: {
+        // for (...) { if (distrust) --distrust; const long long cnt = distrust ? prev : density(...); ... }
+        if (distrust_ > 0) distrust_ -= 1;
+        long long cnt;
+        if (distrust_ > 0) {
+          d.source = CountSource::previous;
+          d.count = prev_;
+          cnt = prev_;
+        } else {
+          cnt = probe(d);
+        }
+        if (cnt <= lim_.hi) {
+          prev_ = per_probe(sparse(d, cnt), size);
+        } else if (lim_.hi < 0) {
+          dense(d, cnt);
+        } else if (distrust_ > 0) {
+          emit(d.begin, d.end, Strategy::detour);
+          prev_ = per_probe(selected(d.begin, d.end), size);
+        } else {
+          size_t rest = 0;
+          const size_t done = verified(d, d.begin, d.end, &rest);
+          if (done < size) {
+            distrust_ = p_.distrust;
+            prev_ = per_probe(rest, size - done);
+          }
+        }
+        d.distrust = distrust_;
+        return;
+      }
+      case Pilot::verified: return;
+    }
+  }
+
+  Pilot k_;
+  Params p_;
+  Limits lim_;
+  std::vector<size_t> sum_;
+  Trace out_;
+  size_t distrust_ = 0;
+  long long prev_ = 0;
+};
+
+}  // namespace
+
+Trace decide(Pilot k, std::span<const uint8_t> sel, const Params& p) { return Decider(k, sel, p).run(); }
+
+std::string show(const Run& r) {
+  return std::string(name(r.strategy)) + " [" + std::to_string(r.begin) + ", " + std::to_string(r.end) + ")";
+}
+
+std::string show(const TileDecision& d) {
+  std::ostringstream s;
+  s << "tile " << d.index << " [" << d.begin << ", " << d.end << ") source=" << name(d.source) << " count=" << d.count
+    << " hi=" << d.hi << " xlo=" << d.xlo << " lo=" << d.lo << " d_max=" << d.d_max << " distrust=" << d.distrust
+    << " bail=" << (d.bail == kNoBail ? std::string("none") : std::to_string(d.bail));
+  return s.str();
+}
+
+std::string compare(const Trace& want, const Trace& got) {
+  for (size_t i = 0; i < std::min(want.tiles.size(), got.tiles.size()); ++i)
+    if (!(want.tiles[i] == got.tiles[i]))
+      return "tile decision " + std::to_string(i) + " differs from the reference:\n  expected " + show(want.tiles[i]) +
+             "\n  actual   " + show(got.tiles[i]);
+  for (size_t i = 0; i < std::min(want.runs.size(), got.runs.size()); ++i)
+    if (!(want.runs[i] == got.runs[i]))
+      return "run " + std::to_string(i) + " differs from the reference: expected " + show(want.runs[i]) +
+             ", actual " + show(got.runs[i]);
+  if (want.tiles.size() != got.tiles.size() || want.runs.size() != got.runs.size())
+    return "the reference has " + std::to_string(want.tiles.size()) + " tiles and " +
+           std::to_string(want.runs.size()) + " runs, the kernel " + std::to_string(got.tiles.size()) + " and " +
+           std::to_string(got.runs.size());
+  return {};
+}
+
+}  // namespace maskapply::reference

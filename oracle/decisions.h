@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+// The decision reference: from which elements are selected (one 0/1 per element) and the options' values, the
+// exact tile decisions and strategy runs each pilot v1-v4 must make. It keeps its own copy of the article's
+// constants and its own threshold arithmetic, and never includes the kernels' pilot.h: a changed constant, a
+// wrong truncation or a flipped comparison in the pilots makes the two disagree. It uses only trace.h's record
+// types (Run, TileDecision), which carry no rule.
+//
+// What it encodes, from the article's code and maskapply's documented deviations (README):
+//   - calibration: the first min(n, calib_blocks * calib_len) elements are blended, reported as tiles of
+//     calib_len with source `calibration` (the article: 4 x 2048, i.e. 2 * tile, always);
+//   - then tiles of `tile`, the last one possibly shorter;
+//   - the probe counts the tile's first min(probe, size) elements; a short probe is scaled: cnt * probe / len;
+//   - hi = d_max * probe, xlo = xlo * probe, lo = lo * probe, each truncated toward zero after clamping the
+//     fraction to [-2, 2] (no decision changes: a count lies in [0, probe]);
+//   - v1: blend when d_max < 0, else detour. v2: cnt > hi: blend (blend_skip when cnt < xlo), else detour
+//     (detour_skip when cnt < xlo). v3: below hi, compact_skip under xlo, compact under lo, else detour.
+//     v3.5: above hi, blend_verified unless hi < 0. v4: v3.5 with memory (the article's code line by line);
+//   - blend_verified: verify_blocks blocks of size / verify_blocks (the last takes the rest; one block when the
+//     tile is shorter), bail after a block (not the last) whose count / length < bail * d_max, detour the rest.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "trace.h"
+
+namespace maskapply::reference {
+
+// The article's constants, copied from its code (tile, probe = 256, 0.014 * probe, 0.16 * probe, B, D,
+// bsl_calibrate<tile / 2>(dst, 2 * tile), bsl_verified's 8 blocks and 0.75, v4's 16).
+namespace article {
+inline constexpr size_t kTile = 4096;
+inline constexpr size_t kProbe = 256;
+inline constexpr double kXlo = 0.014;
+inline constexpr double kLo = 0.16;
+inline constexpr double kB = 0.3;
+inline constexpr double kD = 0.845;
+inline constexpr size_t kCalibBlocks = 4;
+inline constexpr size_t kCalibLen = 2048;
+inline constexpr size_t kVerifyBlocks = 8;
+inline constexpr double kBail = 0.75;
+inline constexpr size_t kDistrust = 16;
+}  // namespace article
+
+// The options' values the decisions depend on (the article's by default) and the calibrated d_max.
+struct Params {
+  size_t tile = article::kTile;
+  size_t probe = article::kProbe;
+  double xlo = article::kXlo;
+  double lo = article::kLo;
+  size_t calib_blocks = article::kCalibBlocks;
+  size_t calib_len = article::kCalibLen;
+  size_t verify_blocks = article::kVerifyBlocks;
+  double bail = article::kBail;
+  size_t distrust = article::kDistrust;
+  double d_max = 0;
+};
+
+// A fraction of the probe as a count: fraction * probe truncated toward zero, the fraction clamped to [-2, 2].
+long long probe_count(double fraction, size_t probe);
+
+struct Limits {
+  long long hi, xlo, lo;
+};
+Limits limits(const Params& p);
+
+// The article's bsl_calibrate formula for a given time: t = max(1e-9, ns_per_register - B), d_max = 1 - (D - B)/t.
+double d_max_from_time(double ns_per_register, double B = article::kB, double D = article::kD);
+
+enum class Pilot : uint8_t { v1, v2, v3, v3_5, v4, verified };  // verified: the registry's blend_verified
+
+// The trace a correct pilot produces on a selection (sel[i] != 0: element i selected), run for run and tile for
+// tile. `verified` is the registry's plain blend_verified: per tile verified blend, detour after a bail-out,
+// runs only. Requires tile >= 1, calib_len >= 1, verify_blocks >= 1, 1 <= probe <= tile.
+Trace decide(Pilot k, std::span<const uint8_t> sel, const Params& p);
+
+// Empty when got equals want (tiles and runs); else the first difference, both sides shown.
+std::string compare(const Trace& want, const Trace& got);
+
+std::string show(const Run& r);
+std::string show(const TileDecision& d);
+
+}  // namespace maskapply::reference

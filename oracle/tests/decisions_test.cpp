@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: MIT
+// The decision reference and the pilots' constants against hand-computed values: the article's defaults, the
+// thresholds (negative and huge d_max too), the calibration formula, and whole decision sequences worked out by
+// hand on small selections, which both the reference and the kernels' trace must reproduce.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "check.h"
+#include "decisions.h"
+
+namespace maskapply::reference {
+namespace {
+
+TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
+  const PilotOptions o;
+  EXPECT_EQ(o.tile, 4096u);
+  EXPECT_EQ(o.probe, 256u);
+  EXPECT_EQ(o.xlo, 0.014);
+  EXPECT_EQ(o.lo, 0.16);
+  EXPECT_EQ(o.B, 0.3);
+  EXPECT_EQ(o.D, 0.845);
+  EXPECT_EQ(o.calib_blocks, 4u);
+  EXPECT_EQ(o.calib_len, 2048u);
+  EXPECT_EQ(o.verify_blocks, 8u);
+  EXPECT_EQ(o.bail, 0.75);
+  EXPECT_EQ(o.distrust, 16u);
+  EXPECT_FALSE(o.d_max.has_value());
+  const Params p;  // the reference's own copy
+  EXPECT_EQ(p.tile, 4096u);
+  EXPECT_EQ(p.probe, 256u);
+  EXPECT_EQ(p.xlo, 0.014);
+  EXPECT_EQ(p.lo, 0.16);
+  EXPECT_EQ(p.calib_blocks * p.calib_len, 2 * p.tile);  // the article calibrates on 2 * tile
+  EXPECT_EQ(p.verify_blocks, 8u);
+  EXPECT_EQ(p.bail, 0.75);
+  EXPECT_EQ(p.distrust, 16u);
+  EXPECT_EQ(article::kB, 0.3);
+  EXPECT_EQ(article::kD, 0.845);
+}
+
+struct Hand {
+  double d_max;
+  long long hi;
+};
+
+TEST(Thresholds, AreTheArticlesTruncatedProductsForNegativeTinyAndHugeDmax) {
+  // xlo = 0.014 * 256 = 3.584 -> 3; lo = 0.16 * 256 = 40.96 -> 40 (size_t conversions in the article).
+  // hi = d_max * 256 truncated toward zero; beyond [-2, 2] it saturates at -512 / 512 (no count exceeds 256).
+  const Hand cases[] = {{0.5, 128},   {0.3, 76},     {0.999, 255},   {1.0, 256},    {0.0, 0},
+                        {-0.01, -2},  {-0.001, 0},   {-1.0, -256},   {1.5, 384},    {1e-9, 0},
+                        {1e300, 512}, {-1e300, -512}, {HUGE_VAL, 512}, {-HUGE_VAL, -512}, {-5.4e8, -512}};
+  for (const Hand& h : cases) {
+    PilotOptions o;
+    const Thresholds t = Thresholds::from(o, h.d_max);
+    EXPECT_EQ(t.hi, h.hi) << "kernels, d_max " << h.d_max;
+    EXPECT_EQ(t.xlo, 3) << "kernels";
+    EXPECT_EQ(t.lo, 40) << "kernels";
+    Params p;
+    p.d_max = h.d_max;
+    const Limits l = limits(p);
+    EXPECT_EQ(l.hi, h.hi) << "reference, d_max " << h.d_max;
+    EXPECT_EQ(l.xlo, 3) << "reference";
+    EXPECT_EQ(l.lo, 40) << "reference";
+  }
+  // Another probe: 100 * 0.014 = 1.4 -> 1, 100 * 0.16 = 16, 100 * 0.755 = 75.5 -> 75, negative options too.
+  PilotOptions o;
+  o.probe = 100, o.xlo = -0.014, o.lo = 0.16;
+  const Thresholds t = Thresholds::from(o, 0.755);
+  EXPECT_EQ(t.hi, 75);
+  EXPECT_EQ(t.xlo, -1);
+  EXPECT_EQ(t.lo, 16);
+  EXPECT_EQ(probe_count(0.755, 100), 75);
+  EXPECT_EQ(probe_count(-0.014, 100), -1);
+}
+
+TEST(Calibration, DmaxFromTimeIsOneMinusDminusBOverTheTimeMinusB) {
+  // d_max = 1 - (0.845 - 0.3) / (t - 0.3), t - 0.3 at least 1e-9:
+  //   t = 1.0: 1 - 0.545 / 0.7 = 0.2214285714...;  t = 2.0: 1 - 0.545 / 1.7 = 0.6794117647...;
+  //   t = 0.845: 0;  t = 0.3 or less: 1 - 0.545e9 = -544999999.
+  const double want[][2] = {{1.0, 0.22142857142857142}, {2.0, 0.67941176470588235}, {0.845, 0.0},
+                            {10.0, 0.94381443298969072}, {0.3, -544999999.0}, {0.1, -544999999.0}};
+  for (const auto& w : want) {
+    const double tol = 1e-12 * std::max(1.0, std::fabs(w[1]));
+    EXPECT_NEAR(maskapply::d_max_from_time(w[0], 0.3, 0.845), w[1], tol) << "kernels, t = " << w[0];
+    EXPECT_NEAR(d_max_from_time(w[0]), w[1], tol) << "reference, t = " << w[0];
+  }
+  // Other B and D: t = 3, B = 1, D = 2: 1 - 1 / 2 = 0.5.
+  EXPECT_EQ(maskapply::d_max_from_time(3.0, 1.0, 2.0), 0.5);
+}
+
+// Selection helpers: a tile of `len` whose first `head` elements hold `k` selected, the rest as given.
+std::vector<uint8_t> tile_of(size_t len, size_t k_in_head, size_t head, uint8_t rest) {
+  std::vector<uint8_t> s(len, rest);
+  for (size_t i = 0; i < head; ++i) s[i] = i < k_in_head;
+  return s;
+}
+void append(std::vector<uint8_t>& a, const std::vector<uint8_t>& b) { a.insert(a.end(), b.begin(), b.end()); }
+
+// Small options: tile 64, probe 16, no calibration. hi = 0.5 * 16 = 8, xlo = 0.1 * 16 = 1.6 -> 1,
+// lo = 0.4 * 16 = 6.4 -> 6, verify in 4 blocks of 16 with bail 0.75, distrust 3.
+PilotOptions small() {
+  PilotOptions o;
+  o.tile = 64, o.probe = 16, o.calib_blocks = 0, o.xlo = 0.1, o.lo = 0.4, o.verify_blocks = 4, o.bail = 0.75;
+  o.distrust = 3, o.d_max = 0.5;
+  return o;
+}
+
+// Runs the kernel through the registry on data selecting exactly sel (a < 0.5: selected values in (0, 0.5)).
+Trace kernel_trace(Kernel k, const std::vector<uint8_t>& sel, const PilotOptions& o) {
+  std::vector<float> a(sel.size());
+  for (size_t i = 0; i < sel.size(); ++i) a[i] = sel[i] ? 0.25f + 0.0001f * static_cast<float>(i % 100) : 0.75f;
+  const testing::CheckResult r =
+      testing::check_kernel(k, Fn::bits_inc, MaskSpec{MaskKind::less, 0.5f, 0, 0}, a, o);
+  EXPECT_TRUE(r.ok) << r.message;
+  return r.trace;
+}
+
+Params params(const PilotOptions& o) {
+  Params p;
+  p.tile = o.tile, p.probe = o.probe, p.xlo = o.xlo, p.lo = o.lo, p.calib_blocks = o.calib_blocks;
+  p.calib_len = o.calib_len, p.verify_blocks = o.verify_blocks, p.bail = o.bail, p.distrust = o.distrust;
+  p.d_max = *o.d_max;
+  return p;
+}
+
+std::vector<Strategy> strategies(const Trace& t) {
+  std::vector<Strategy> s;
+  for (const maskapply::Run& r : t.runs) s.push_back(r.strategy);
+  return s;
+}
+
+TEST(Decisions, ProbeCountsAtHiXloAndLoMinusOneEqualAndPlusOneTakeTheArticlesBranches) {
+  const PilotOptions o = small();  // hi = 8, xlo = 1, lo = 6 (0.4 * 16 = 6.4)
+  std::vector<uint8_t> sel;
+  // Probe counts 9 (hi + 1), 8 (= hi), 7 (hi - 1), 0, 1 (= xlo), 2 (xlo + 1), 5 (lo - 1), 6 (= lo).
+  for (size_t k : {9, 8, 7, 0, 1, 2, 5, 6}) append(sel, tile_of(64, k, 16, 0));
+  using S = Strategy;
+  const std::vector<S> v2{S::blend, S::detour, S::detour, S::detour_skip, S::detour, S::detour, S::detour, S::detour};
+  const std::vector<S> v3{S::blend,        S::detour,  S::detour,  S::compact_skip,
+                          S::compact,      S::compact, S::compact, S::detour};
+  for (const auto& [k, pilot, want] : {std::tuple{Kernel::pilot_v2, Pilot::v2, v2}, {Kernel::pilot_v3, Pilot::v3, v3}}) {
+    const Trace ref = decide(pilot, sel, params(o));
+    EXPECT_EQ(strategies(ref), want) << name(k) << ": reference";
+    const Trace got = kernel_trace(k, sel, o);
+    EXPECT_EQ(strategies(got), want) << name(k) << ": kernel";
+    ASSERT_EQ(got.tiles.size(), 8u);
+    const long long counts[] = {9, 8, 7, 0, 1, 2, 5, 6};
+    for (size_t i = 0; i < 8; ++i) {
+      EXPECT_EQ(got.tiles[i].count, counts[i]) << name(k) << " tile " << i;
+      EXPECT_EQ(got.tiles[i].hi, 8);
+      EXPECT_EQ(got.tiles[i].xlo, 1);
+      EXPECT_EQ(got.tiles[i].lo, 6);
+    }
+    EXPECT_EQ(compare(ref, got), "");
+  }
+}
+
+TEST(Decisions, ABailAtEachVerifyBlockStopsThereAndDetoursTheRest) {
+  // v3.5, probe full (16 > hi = 8): blend_verified in blocks of 16; it bails when a block's density is below
+  // 0.75 * 0.5 = 0.375: 5 of 16 (0.3125) bails, 6 of 16 (0.375, equal) does not; the last block never bails.
+  const PilotOptions o = small();
+  for (size_t block = 1; block < 4; ++block)  // block 0 holds the probe: the probe edges are tested above
+    for (size_t k : {6u, 5u}) {
+      std::vector<uint8_t> sel(64, 1);
+      for (size_t i = 0; i < 16; ++i) sel[16 * block + i] = i < k;
+      const bool bails = k == 5 && block < 3;
+      std::vector<maskapply::Run> want{{0, bails ? 16 * (block + 1) : 64, Strategy::blend_verified}};
+      if (bails) want.push_back({16 * (block + 1), 64, Strategy::detour});
+      const Trace got = kernel_trace(Kernel::pilot_v3_5, sel, o);
+      EXPECT_EQ(got.runs, want) << "block " << block << ", " << k << " selected";
+      EXPECT_EQ(got.runs, decide(Pilot::v3_5, sel, params(o)).runs);
+      ASSERT_EQ(got.tiles.size(), 1u);
+      EXPECT_EQ(got.tiles[0].bail, bails ? 16 * (block + 1) : kNoBail);
+    }
+}
+
+TEST(Decisions, V4DistrustsTheProbeForDistrustMinusOneTilesThenTrustsItAgain) {
+  // distrust 3: a bail-out in tile 0, then tiles 1 and 2 judged by the previous tile, tile 3 by its probe.
+  // Tile 0: full probe block, then an empty block -> bails at 32; the rest [32, 64) has 16 selected ->
+  // prev = 16 * 16 / 32 = 8 (= hi: not above it) -> tile 1 goes below hi: 8 >= lo = 6 -> detour; its count
+  // (64 selected) gives prev = 64 * 16 / 64 = 16 > hi -> tile 2: detour (distrusted blend branch), prev 16;
+  // tile 3: the probe again (count 16 > 8) -> blend_verified over a full tile.
+  const PilotOptions o = small();
+  std::vector<uint8_t> sel(64, 1);
+  std::fill(sel.begin() + 16, sel.begin() + 32, 0);
+  std::fill(sel.begin() + 48, sel.end(), 0);
+  append(sel, std::vector<uint8_t>(64, 1));
+  append(sel, std::vector<uint8_t>(64, 1));
+  append(sel, std::vector<uint8_t>(64, 1));
+  const Trace got = kernel_trace(Kernel::pilot_v4, sel, o);
+  const std::vector<maskapply::Run> want{{0, 32, Strategy::blend_verified}, {32, 64, Strategy::detour},
+                              {64, 128, Strategy::detour},       {128, 192, Strategy::detour},
+                              {192, 256, Strategy::blend_verified}};
+  EXPECT_EQ(got.runs, want);
+  ASSERT_EQ(got.tiles.size(), 4u);
+  const CountSource src[] = {CountSource::probe, CountSource::previous, CountSource::previous, CountSource::probe};
+  const long long count[] = {16, 8, 16, 16};
+  const size_t left[] = {3, 2, 1, 0};
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(got.tiles[i].source, src[i]) << "tile " << i;
+    EXPECT_EQ(got.tiles[i].count, count[i]) << "tile " << i;
+    EXPECT_EQ(got.tiles[i].distrust, left[i]) << "tile " << i;
+  }
+  EXPECT_EQ(got.tiles[0].bail, 32u);
+  EXPECT_EQ(compare(decide(Pilot::v4, sel, params(o)), got), "");
+}
+
+TEST(Decisions, ShortTilesScaleTheProbeAndCalibrationCoversTheFirstBlocks) {
+  // calibration 2 x 10 over n = 20 + 64 + 5: two calibration tiles, one full tile, a last tile of 5 whose probe
+  // of 5 with 3 selected counts 3 * 16 / 5 = 9 (> hi = 8: blend under v2).
+  PilotOptions o = small();
+  o.calib_blocks = 2, o.calib_len = 10;
+  std::vector<uint8_t> sel(20, 0);
+  append(sel, tile_of(64, 0, 16, 0));
+  append(sel, {1, 1, 1, 0, 0});
+  const Trace got = kernel_trace(Kernel::pilot_v2, sel, o);
+  ASSERT_EQ(got.tiles.size(), 4u);
+  EXPECT_EQ(got.tiles[0].source, CountSource::calibration);
+  EXPECT_EQ(got.tiles[1].end, 20u);
+  EXPECT_EQ(got.tiles[3].count, 9);
+  const std::vector<maskapply::Run> want{{0, 10, Strategy::blend}, {10, 20, Strategy::blend}, {20, 84, Strategy::detour_skip},
+                              {84, 89, Strategy::blend}};
+  EXPECT_EQ(got.runs, want);
+  EXPECT_EQ(compare(decide(Pilot::v2, sel, params(o)), got), "");
+  // v1 with d_max < 0 blends, with d_max >= 0 detours, and never probes.
+  o.d_max = -0.001;
+  EXPECT_EQ(strategies(kernel_trace(Kernel::pilot_v1, sel, o)),
+            (std::vector<Strategy>{Strategy::blend, Strategy::blend, Strategy::blend, Strategy::blend}));
+  o.d_max = 0.0;
+  const Trace v1 = kernel_trace(Kernel::pilot_v1, sel, o);
+  EXPECT_EQ(v1.runs.back().strategy, Strategy::detour);
+  EXPECT_EQ(v1.tiles.back().source, CountSource::none);
+}
+
+TEST(Decisions, TheArticlesDefaultsOnItsStepPatternMatchTheHandCount) {
+  // i % 4096 >= 256 selected-as-zeros under a < 1: each tile's first 256 are selected, the rest not. With
+  // d_max = 0.9: hi = 230, the probe counts 256 > 230, v3 blends every tile after the 2 * 4096 calibration.
+  const size_t n = 5 * 4096;
+  std::vector<uint8_t> sel(n);
+  for (size_t i = 0; i < n; ++i) sel[i] = i % 4096 < 256;
+  PilotOptions o;
+  o.d_max = 0.9;
+  const Trace got = kernel_trace(Kernel::pilot_v3, sel, o);
+  ASSERT_EQ(got.tiles.size(), 4u + 3u);
+  for (size_t i = 0; i < 4; ++i) EXPECT_EQ(got.tiles[i].end, 2048 * (i + 1));
+  for (size_t i = 4; i < 7; ++i) {
+    EXPECT_EQ(got.tiles[i].count, 256);
+    EXPECT_EQ(got.tiles[i].hi, 230);
+  }
+  EXPECT_EQ(got.runs.back().strategy, Strategy::blend);
+  EXPECT_EQ(compare(decide(Pilot::v3, sel, params(o)), got), "");
+}
+
+}  // namespace
+}  // namespace maskapply::reference
