@@ -16,6 +16,7 @@
 #include "evaluate.h"
 #include "families.h"
 #include "pattern.h"
+#include "provenance.h"
 
 namespace maskapply::cli {
 
@@ -212,6 +213,7 @@ int check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
   j["model"] = model.name;
   j["dmax_source"] = dmax_source;
   if (a.dmax) j["dmax"] = *a.dmax;
+  for (const auto& [k, v] : gen::fields(gen::provenance())) j["provenance"][k] = v;
   nlohmann::ordered_json results = nlohmann::json::array();
   if (!a.json) {
     out << "check " << source << ": n=" << n << " thd=" << a.thd << " seed=" << a.seed << "; costs under model "
@@ -416,6 +418,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   CLI::App app{"maskapply: a[mask] = f(a[mask]) on NEON - adversarial data, bit-exactness and dispatch regret"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Every subcommand's help");
+  std::string version;
+  for (const auto& [k, v] : gen::fields(gen::provenance())) version += (version.empty() ? "maskapply " : k + ": ") + v + "\n";
+  app.set_version_flag("--version", version.substr(0, version.size() - 1), "Version, commit, compiler, platform, CPU");
 
   ReportArgs ra;
   CLI::App* rep = app.add_subcommand("report", "All families and the article's cases x f x pilots: correctness, "
@@ -496,6 +501,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e, out, err);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e, out, err);
   } catch (const CLI::ParseError& e) {
     app.exit(e, out, err);

@@ -17,7 +17,9 @@
 #include "article.h"
 #include "commands.h"
 #include "evaluate.h"
+#include "csv.h"
 #include "families.h"
+#include "provenance.h"
 
 namespace maskapply::cli {
 
@@ -303,7 +305,8 @@ int report(const ReportArgs& in, std::ostream& out, std::ostream& err) {
        << correct << " | " << fixed(r.regret.vs_oracle, 2) << " | " << fixed(r.regret.whole, 2) << " | "
        << fixed(r.regret.vs_fixed, 2) << " ("
        << name(r.regret.fixed_strategy) << ") | " << mreg << " | " << gib << " |\n";
-    csv << '"' << c.column << "\"," << c.kind << ",\"" << c.label << "\"," << name(c.f) << "," << c.thd << ","
+    csv << gen::csv_field(c.column) << "," << c.kind << "," << gen::csv_field(c.label) << "," << name(c.f) << ","
+        << c.thd << ","
         << name(r.pilot) << "," << n << "," << a.seed << "," << (r.bit_exact ? "true" : "false") << ","
         << r.mismatches << "," << r.d_max << "," << r.regret.vs_oracle << "," << r.regret.vs_fixed << ","
         << name(r.regret.fixed_strategy) << "," << r.regret.whole << ","
@@ -356,6 +359,9 @@ int report(const ReportArgs& in, std::ostream& out, std::ostream& err) {
   md << summary.str();
 
   j["tool"] = "maskapply report";
+  const gen::Provenance prov = gen::provenance();
+  for (const auto& [k, v] : gen::fields(prov)) j["provenance"][k] = v;
+  md << "\nRan on: " << gen::one_line(prov) << ".\n";
   j["seed"] = a.seed, j["tiles"] = a.tiles, j["n"] = n, j["seconds"] = seconds;
   j["model"] = nlohmann::json::parse(model.to_json());
   j["measured"] = measure, j["emulated"] = emulated;

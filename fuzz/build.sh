@@ -1,0 +1,45 @@
+#!/bin/bash -eu
+# SPDX-License-Identifier: MIT
+# Builds the fuzz targets the way OSS-Fuzz and ClusterFuzzLite do, into $OUT: each fuzz_<target> with its
+# .options (max_len, timeout, rss limit, dictionary), its dictionary and its seed corpus zip (corpus/<target>/).
+# Honours the build environment of OSS-Fuzz:
+#   CC, CXX            the compilers (default clang-14, clang++-14)
+#   CFLAGS, CXXFLAGS   sanitizer and coverage flags (OSS-Fuzz: -fsanitize=address -fsanitize=fuzzer-no-link ...);
+#                      when CXXFLAGS is unset: -fsanitize=fuzzer-no-link,address,undefined (a local run)
+#   LIB_FUZZING_ENGINE the engine's link flags (OSS-Fuzz: -fsanitize=fuzzer); a CMake cache variable
+#                      (MASKAPPLY_FUZZING_ENGINE), never hard-coded in the targets
+#   OUT                where the targets go (required)
+#   WORK               scratch space for the build tree (default: a temporary directory)
+#   JOBS               build parallelism (default: nproc)
+# Usage: CXX=clang++-14 LIB_FUZZING_ENGINE=-fsanitize=fuzzer OUT=/tmp/out bash fuzz/build.sh
+src=$(cd "$(dirname "$0")/.." && pwd)
+: "${OUT:?fuzz/build.sh: set OUT to the directory the targets go to}"
+CC=${CC:-clang-14}
+CXX=${CXX:-clang++-14}
+CFLAGS=${CFLAGS:-}
+CXXFLAGS=${CXXFLAGS:--fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all}
+LIB_FUZZING_ENGINE=${LIB_FUZZING_ENGINE:--fsanitize=fuzzer}
+targets=(kernels pilots patterns regret)
+build=${WORK:-$(mktemp -d)}/maskapply-fuzz-build
+mkdir -p "$OUT"
+
+echo "fuzz/build.sh: CXX=$CXX CXXFLAGS=$CXXFLAGS LIB_FUZZING_ENGINE=$LIB_FUZZING_ENGINE OUT=$OUT"
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
+cmake -S "$src" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_C_FLAGS="$CFLAGS" -DCMAKE_CXX_FLAGS="$CXXFLAGS" \
+  -DMASKAPPLY_FUZZ=ON -DMASKAPPLY_FUZZING_ENGINE="$LIB_FUZZING_ENGINE" -DMASKAPPLY_TESTS=OFF >/dev/null
+cmake --build "$build" -j "${JOBS:-$(nproc)}" --target "${targets[@]/#/fuzz_}"
+
+for t in "${targets[@]}"; do
+  cp "$build/fuzz/fuzz_$t" "$OUT/"
+  cp "$src/fuzz/fuzz_$t.options" "$OUT/"
+  dict=$(sed -n 's/^dict *= *//p' "$src/fuzz/fuzz_$t.options")
+  if [ -n "$dict" ]; then
+    case $t in kernels|pilots) cp "$src/fuzz/dict/floats.dict" "$OUT/$dict" ;; *) cp "$src/fuzz/dict/$t.dict" "$OUT/$dict" ;; esac
+  fi
+  rm -f "$OUT/fuzz_${t}_seed_corpus.zip"
+  (cd "$src/corpus/$t" && find . -maxdepth 1 -type f ! -name 'README*' -printf '%P\n' |
+     zip -q -@ "$OUT/fuzz_${t}_seed_corpus.zip")
+  echo "fuzz/build.sh: $OUT/fuzz_$t (+ .options$([ -n "$dict" ] && echo ", $dict"), seed corpus of $(ls "$src/corpus/$t" | wc -l) inputs)"
+done
