@@ -1,38 +1,21 @@
 // SPDX-License-Identifier: MIT
 #include "check.h"
 
-#include <sstream>
-
-#include "buffers.h"
-
 namespace maskapply::testing {
 
 std::string describe(Kernel k, Fn f, const MaskSpec& m, size_t n, const PilotOptions& o, size_t misalign) {
-  std::ostringstream s;
-  s << "kernel=" << name(k) << " f=" << name(f) << " mask=" << name(m.kind) << " thd=" << oracle::hex(m.thd);
-  if (m.kind == MaskKind::bits_eq) s << " bits_mask=" << m.bits_mask << " bits_value=" << m.bits_value;
-  s << " n=" << n << " misalign=" << misalign << " tile=" << o.tile << " probe=" << o.probe;
-  if (o.d_max) s << " d_max=" << *o.d_max;
-  return s.str();
+  return describe(name(k), name(f), describe_mask(m), n, o, misalign);
+}
+
+Subject kernel_subject(Kernel k, Fn f, const MaskSpec& m) {
+  return Subject{std::string(name(k)), [k, f, m](float* a, size_t n, Workspace& ws, const PilotOptions& o, Trace& t) {
+                   run_kernel(k, f, m, a, n, ws, o, &t);
+                 }};
 }
 
 CheckResult check_kernel(Kernel k, Fn f, const MaskSpec& m, std::span<const float> input, const PilotOptions& o,
                          size_t misalign) {
-  CheckResult r;
-  std::vector<float> expected(input.begin(), input.end());
-  oracle::apply(expected.data(), expected.size(), f, m);
-  SentinelBuffer buf(input, misalign);
-  Workspace ws(o.tile);
-  run_kernel(k, f, m, buf.data(), buf.size(), ws, o, &r.trace);
-  r.output.assign(buf.data(), buf.data() + buf.size());
-  const oracle::Mismatch mm = oracle::compare(name(k), input, expected, r.output, o.tile, &r.trace);
-  const std::string sentinel = buf.check();
-  r.mismatches = mm.count;
-  r.ok = !mm && sentinel.empty();
-  if (!r.ok)
-    r.message = describe(k, f, m, input.size(), o, misalign) + ": " + (mm ? mm.message : "") +
-                (sentinel.empty() ? "" : (mm ? "; " : "") + sentinel);
-  return r;
+  return check(kernel_subject(k, f, m), reference(f, m), input, o, misalign);
 }
 
 }  // namespace maskapply::testing
