@@ -51,7 +51,7 @@ step("build the example" ${CMAKE_COMMAND} --build ${WORK_DIR}/build -j 2)
 string(TIMESTAMP built "%s")
 
 # The fixed kernel, the pilot and the user's own f: everything passes.
-execute_process(COMMAND ${CMAKE_CTEST_COMMAND} --test-dir ${WORK_DIR}/build -L fixed --output-on-failure
+execute_process(COMMAND ${CMAKE_CTEST_COMMAND} --test-dir ${WORK_DIR}/build -L fixed --verbose
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "example: the fixed kernel, the pilot or the user's f failed:\n${out}")
