@@ -1,20 +1,18 @@
 // SPDX-License-Identifier: MIT
 #include "check.h"
 
-#include <sstream>
-
-#include "buffers.h"
 #include "decisions.h"
 
 namespace maskapply::testing {
 
 std::string describe(Kernel k, Fn f, const MaskSpec& m, size_t n, const PilotOptions& o, size_t misalign) {
-  std::ostringstream s;
-  s << "kernel=" << name(k) << " f=" << name(f) << " mask=" << name(m.kind) << " thd=" << oracle::hex(m.thd);
-  if (m.kind == MaskKind::bits_eq) s << " bits_mask=" << m.bits_mask << " bits_value=" << m.bits_value;
-  s << " n=" << n << " misalign=" << misalign << " tile=" << o.tile << " probe=" << o.probe;
-  if (o.d_max) s << " d_max=" << *o.d_max;
-  return s.str();
+  return describe(name(k), name(f), describe_mask(m), n, o, misalign);
+}
+
+Subject kernel_subject(Kernel k, Fn f, const MaskSpec& m) {
+  return Subject{std::string(name(k)), [k, f, m](float* a, size_t n, Workspace& ws, const PilotOptions& o, Trace& t) {
+                   run_kernel(k, f, m, a, n, ws, o, &t);
+                 }};
 }
 
 HostileWorkspace hostile_workspace(Kernel k, Fn f, std::span<const float> input, size_t tile, size_t salt) {
@@ -66,25 +64,12 @@ CheckResult check_kernel(Kernel k, Fn f, const MaskSpec& m, std::span<const floa
 
 CheckResult check_kernel(Kernel k, Fn f, const MaskSpec& m, std::span<const float> input, const PilotOptions& o,
                          size_t misalign, const HostileWorkspace& w) {
-  CheckResult r;
-  std::vector<float> expected(input.begin(), input.end());
-  oracle::apply(expected.data(), expected.size(), f, m);
-  SentinelBuffer buf(input, misalign);
-  Workspace ws(w.capacity ? w.capacity : o.tile);
-  if (w.garbage) ws.scribble(w.garbage);
-  run_kernel(k, f, m, buf.data(), buf.size(), ws, o, &r.trace);
-  r.output.assign(buf.data(), buf.data() + buf.size());
-  const oracle::Mismatch mm = oracle::compare(name(k), input, expected, r.output, o.tile, &r.trace);
-  const std::string sentinel = buf.check();
-  const std::string decisions = check_decisions(k, input, m, o, r.trace);
-  r.mismatches = mm.count;
-  r.ok = !mm && sentinel.empty() && decisions.empty();
-  if (!r.ok) {
-    r.message = describe(k, f, m, input.size(), o, misalign) + " workspace=" + std::to_string(ws.capacity()) + ": ";
-    std::string sep;
-    if (mm) r.message += mm.message, sep = "; ";
-    if (!sentinel.empty()) r.message += sep + sentinel, sep = "; ";
-    if (!decisions.empty()) r.message += sep + decisions;
+  CheckResult r = check(kernel_subject(k, f, m), reference(f, m), input, o, misalign, w);
+  if (const std::string decisions = check_decisions(k, input, m, o, r.trace); !decisions.empty()) {
+    r.message = r.ok ? describe(k, f, m, input.size(), o, misalign) + " workspace=" +
+                           std::to_string(w.capacity ? w.capacity : o.tile) + ": " + decisions
+                     : r.message + "; " + decisions;
+    r.ok = false;
   }
   return r;
 }

@@ -2,8 +2,6 @@
 #include "support.h"
 
 #include <gtest/gtest.h>
-#include <setjmp.h>
-#include <signal.h>
 
 #include <algorithm>
 #include <cmath>
@@ -533,54 +531,12 @@ testing::CheckResult expect_oracle(const testing::Case& c) {
 }
 
 // --- faults -------------------------------------------------------------------------------------------------
+// One fault handler per process: the plug-in API's (two handlers would replace each other's sigaction).
 
-namespace {
-thread_local sigjmp_buf* t_jump = nullptr;
-thread_local uintptr_t t_fault_addr = 0;
-
-void on_fault(int sig, siginfo_t* info, void*) {
-  if (t_jump) {
-    t_fault_addr = reinterpret_cast<uintptr_t>(info->si_addr);
-    siglongjmp(*t_jump, sig);
-  }
-  signal(sig, SIG_DFL);
-  raise(sig);
-}
-
-void install_fault_handler() {
-  static bool installed = [] {
-    static std::vector<char> alt(1 << 16);
-    stack_t ss{};
-    ss.ss_sp = alt.data();
-    ss.ss_size = alt.size();
-    sigaltstack(&ss, nullptr);
-    struct sigaction sa{};
-    sa.sa_sigaction = on_fault;
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGSEGV, &sa, nullptr);
-    sigaction(SIGBUS, &sa, nullptr);
-    return true;
-  }();
-  (void)installed;
-}
-}  // namespace
-
-uintptr_t last_fault_address() { return t_fault_addr; }
+uintptr_t last_fault_address() { return testing::fault_address(); }
 
 std::string internal::run_catching_fault(void (*call)(void*), void* ctx) {
-  install_fault_handler();
-  sigjmp_buf buf;
-  if (const int sig = sigsetjmp(buf, 1); sig != 0) {
-    t_jump = nullptr;
-    std::ostringstream s;
-    s << (sig == SIGBUS ? "SIGBUS" : "SIGSEGV") << " at address 0x" << std::hex << t_fault_addr;
-    return s.str();
-  }
-  t_jump = &buf;
-  call(ctx);
-  t_jump = nullptr;
-  return {};
+  return testing::catch_fault([&] { call(ctx); });
 }
 
 }  // namespace prop
