@@ -42,7 +42,7 @@ CostModel CostModel::m5() {
 std::string CostModel::to_json() const {
   nlohmann::ordered_json j;
   j["model"] = name;
-  j["B"] = B, j["D"] = D, j["C"] = C, j["S"] = S, j["K"] = K, j["M"] = M, j["V"] = V, j["Q"] = Q;
+  j["B"] = B, j["D"] = D, j["C"] = C, j["S"] = S, j["K"] = K, j["M"] = M, j["V"] = V, j["Q"] = Q, j["F"] = F;
   nlohmann::ordered_json tj;
   for (size_t i = 0; i < kFnNames.size(); ++i) tj[std::string(kFnNames[i])] = T[i];
   j["T"] = tj;
@@ -63,6 +63,9 @@ std::variant<CostModel, std::string> CostModel::from_json(std::string_view text)
   for (const auto& [k, p] : {std::pair{"B", &m.B}, {"D", &m.D}, {"C", &m.C}, {"S", &m.S}, {"K", &m.K},
                              {"M", &m.M}, {"V", &m.V}, {"Q", &m.Q}})
     if (std::string e = num(j, k, *p); !e.empty()) return e;
+  m.F = 0;  // optional: files written before F existed have none
+  if (j.contains("F"))
+    if (std::string e = num(j, "F", m.F); !e.empty()) return e;
   if (m.C > m.D) return std::string("C (compress) must not exceed D (compress + expand)");
   if (!j.contains("T") || !j["T"].is_object()) return std::string("missing object 'T' (f per register)");
   for (size_t i = 0; i < kFnNames.size(); ++i)
@@ -96,25 +99,35 @@ SpanStats span_stats(std::span<const uint8_t> sel) {
   return st;
 }
 
-double strategy_cost(const CostModel& m, Fn f, Strategy s, const SpanStats& st) {
+StrategyTerms terms(const CostModel& m, Fn f, Strategy s) {
   const double T = m.T[static_cast<size_t>(f)];
-  const double R = static_cast<double>(st.registers), G = static_cast<double>(st.blocks);
-  const double Ge = static_cast<double>(st.empty_blocks), Rn = static_cast<double>(st.nonempty_registers);
-  const double X = static_cast<double>(st.switches), packed = static_cast<double>(st.selected) / 4.0;
-  const double tail = st.tail ? 4 * (m.B + T) : 0.0;
-  const bool any = st.selected != 0;
+  const double bsl = 4 * (m.B + T), group = 4 * (T + m.F);
+  StrategyTerms t;
   switch (s) {
-    case Strategy::blend: return R * (m.B + T) + tail;
-    case Strategy::blend_skip: return (G - Ge) * 4 * (m.B + T) + Ge * 4 * m.S + X * m.M + tail;
-    case Strategy::blend_verified: return R * (m.B + T + m.V) + tail;
-    case Strategy::detour: return R * m.C + (any ? R * m.E() + T * packed : 0.0) + tail;
+    case Strategy::blend: t.full = t.empty = bsl; break;
+    case Strategy::blend_skip: t.full = bsl, t.empty = 4 * m.S, t.sw = m.M; break;
+    case Strategy::blend_verified: t.full = t.empty = 4 * (m.B + T + m.V); break;
+    case Strategy::detour: t.full = t.empty = 4 * m.C, t.expand_any = m.E(), t.group = group; break;
     case Strategy::detour_skip:
-      return (G - Ge) * 4 * m.C + Ge * 4 * m.S + X * m.M + (any ? R * m.E() + T * packed : 0.0) + tail;
-    case Strategy::compact: return R * (m.C + m.K) + Rn * m.E() + T * packed + tail;
+      t.full = 4 * m.C, t.empty = 4 * m.S, t.sw = m.M, t.expand_any = m.E(), t.group = group;
+      break;
+    case Strategy::compact: t.full = t.empty = 4 * (m.C + m.K), t.nonempty_reg = m.E(), t.group = group; break;
     case Strategy::compact_skip:
-      return (G - Ge) * 4 * (m.C + m.K) + Ge * 4 * m.S + X * m.M + Rn * m.E() + T * packed + tail;
+      t.full = 4 * (m.C + m.K), t.empty = 4 * m.S, t.sw = m.M, t.nonempty_reg = m.E(), t.group = group;
+      break;
   }
-  return 0;
+  t.windowed = s == Strategy::detour || s == Strategy::detour_skip || s == Strategy::compact ||
+               s == Strategy::compact_skip;
+  return t;
+}
+
+double strategy_cost(const CostModel& m, Fn f, Strategy s, const SpanStats& st) {
+  const StrategyTerms t = terms(m, f, s);
+  const double G = static_cast<double>(st.blocks), Ge = static_cast<double>(st.empty_blocks);
+  const double groups = static_cast<double>((st.selected + 15) / 16);
+  return (G - Ge) * t.full + Ge * t.empty + static_cast<double>(st.nonempty_registers) * t.nonempty_reg +
+         (st.selected ? static_cast<double>(st.registers) * t.expand_any : 0.0) +
+         static_cast<double>(st.switches) * t.sw + groups * t.group + (st.tail ? tail_cost(m, f) : 0.0);
 }
 
 double probe_cost(const CostModel& m, size_t len) { return static_cast<double>((len + 3) / 4) * m.Q; }

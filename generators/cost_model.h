@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The cost model: what each strategy costs on a span, in ns, from the span's exact mask, in the article's
-// terms (B, D, T per register of 4 floats) plus what skip, compact, verification and the probe add.
+// terms (B, D, T per register of 4 floats) plus what skip, compact, verification, the packed f pass and the
+// probe add. Every formula lives here, in one place: `terms(m, f, s)` gives a strategy's coefficients and
+// `strategy_cost` applies them to a span; the oracle (regret.h) uses the same coefficients block by block.
 //
 // Per span of len elements: the kernels work on blocks of 16 (4 registers) and finish a tail of len % 16
 // elements with one blended block. From the mask (SpanStats):
@@ -8,15 +10,16 @@
 //   Ge empty blocks, Rn non-empty registers, P selected elements in the body
 //   X  switches: blocks whose emptiness differs from the previous block's (the first block is compared with
 //      "non-empty"); a predictor that guesses "as last time" mispredicts exactly these
+//   W  packed registers f runs on: apply_packed works 16 lanes at a time, so W = 4 ceil(P / 16)
 //   tail = 4 (B + T) when len % 16 != 0, else 0   (blend_tail: one whole local block)
-// Costs (T is f per register; packed registers are P / 4):
+// Costs (T is f per register, F the packed pass's load and store per packed register):
 //   blend           R (B + T)                                                    + tail
 //   blend_skip      (G - Ge) 4 (B + T) + Ge 4 S + X M                            + tail
 //   blend_verified  R (B + T + V)                                                + tail
-//   detour          R C + [P > 0] (R E + T P/4)                                  + tail
-//   detour_skip     (G - Ge) 4 C + Ge 4 S + X M + [P > 0] (R E + T P/4)          + tail
-//   compact         R (C + K) + Rn E + T P/4                                     + tail
-//   compact_skip    (G - Ge) 4 (C + K) + Ge 4 S + X M + Rn E + T P/4             + tail
+//   detour          R C + [P > 0] (R E + W (T + F))                              + tail
+//   detour_skip     (G - Ge) 4 C + Ge 4 S + X M + [P > 0] (R E + W (T + F))      + tail
+//   compact         R (C + K) + Rn E + W (T + F)                                 + tail
+//   compact_skip    (G - Ge) 4 (C + K) + Ge 4 S + X M + Rn E + W (T + F)         + tail
 //   probe           ceil(len / 4) Q      (the density count over the probe window)
 // where C + E = D: a detour over an empty span skips expand ("for free" in the article), so compress costs C
 // and expand E; the skip variants pay S per register of a skipped block and M per misprediction.
@@ -45,6 +48,7 @@ struct CostModel {
   double M = 3.0;     // one branch misprediction
   double V = 0.02;    // blend_verified's count (one vsub) per register
   double Q = 0.1928;  // the probe per register (load, mask, vsub)
+  double F = 0.0;     // the packed f pass's load and store per packed register (on top of T)
   std::array<double, kFnNames.size()> T{};  // f per register, by Fn
 
   double E() const { return D - C; }
@@ -71,6 +75,20 @@ struct SpanStats {
   size_t switches = 0;
 };
 SpanStats span_stats(std::span<const uint8_t> sel);
+
+// A strategy's formula as coefficients (see the table on top); strategy_cost and the oracle both use these.
+struct StrategyTerms {
+  double full = 0;        // per non-empty block (4 registers)
+  double empty = 0;       // per empty block
+  double nonempty_reg = 0;// per non-empty register (compact's expand)
+  double expand_any = 0;  // per register of the span when the span selects anything (detour's expand)
+  double sw = 0;          // per switch (X)
+  double group = 0;       // per 16 packed lanes: 4 (T + F); 0 when f runs in place (blend)
+  bool windowed = false;  // a detour-family run: it lives in one workspace tile
+};
+StrategyTerms terms(const CostModel& m, Fn f, Strategy s);
+// The tail's cost: one blended block (every strategy finishes a span's last len % 16 elements so).
+inline double tail_cost(const CostModel& m, Fn f) { return 4 * m.t_bsl(f); }
 
 // The cost of strategy s over a span with stats st, for f.
 double strategy_cost(const CostModel& m, Fn f, Strategy s, const SpanStats& st);

@@ -18,70 +18,347 @@ PilotOptions model_options(const CostModel& m, Fn f, PilotOptions o) {
   return o;
 }
 
+void summarize(std::span<const uint8_t> sel, std::vector<BlockSummary>& out) {
+  out.resize((sel.size() + 15) / 16);
+  for (size_t b = 0; b < out.size(); ++b) {
+    const size_t begin = b * 16, len = std::min<size_t>(16, sel.size() - begin);
+    BlockSummary s;
+    s.len = static_cast<uint8_t>(len);
+    for (size_t r = 0; r * 4 < len; ++r) {
+      unsigned c = 0;
+      for (size_t l = r * 4; l < std::min(len, r * 4 + 4); ++l) c += sel[begin + l] != 0;
+      s.selected = static_cast<uint8_t>(s.selected + c);
+      s.nonempty = static_cast<uint8_t>(s.nonempty + (c != 0));
+    }
+    out[b] = s;
+  }
+}
+
+std::vector<BlockSummary> summarize(std::span<const uint8_t> sel) {
+  std::vector<BlockSummary> out;
+  summarize(sel, out);
+  return out;
+}
+
+BlockCosts::BlockCosts(std::span<const BlockSummary> blocks) {
+  tail_ = !blocks.empty() && blocks.back().len < 16;
+  full_ = blocks.size() - tail_;
+  n_ = 16 * full_ + (tail_ ? blocks.back().len : 0);
+  s_.assign(full_ + 1, 0), rn_.assign(full_ + 1, 0), ge_.assign(full_ + 1, 0), x_.assign(full_ + 1, 0);
+  bool prev = false;  // the block before the first counts as non-empty
+  for (size_t b = 0; b < full_; ++b) {
+    const BlockSummary& s = blocks[b];
+    s_[b + 1] = s_[b] + s.selected;
+    rn_[b + 1] = rn_[b] + s.nonempty;
+    ge_[b + 1] = ge_[b] + s.empty();
+    x_[b + 1] = x_[b] + (s.empty() != prev);
+    prev = s.empty();
+  }
+}
+
+double BlockCosts::run_cost(const CostModel& m, Fn f, Strategy s, size_t begin, size_t end, bool prev_empty) const {
+  const size_t bi = std::min(begin / 16, full_), bj = end >= n_ ? full_ : std::min(end / 16, full_);
+  const bool tail = end >= n_ && tail_;
+  if (bj < bi) return tail ? tail_cost(m, f) : 0.0;
+  const StrategyTerms t = terms(m, f, s);
+  const size_t G = bj - bi, Ge = ge_[bj] - ge_[bi], P = s_[bj] - s_[bi];
+  const size_t X = G ? (empty_block(bi) != prev_empty) + (x_[bj] - x_[bi + 1]) : 0;
+  return static_cast<double>(G - Ge) * t.full + static_cast<double>(Ge) * t.empty +
+         static_cast<double>(rn_[bj] - rn_[bi]) * t.nonempty_reg +
+         (P ? static_cast<double>(4 * G) * t.expand_any : 0.0) + static_cast<double>(X) * t.sw +
+         static_cast<double>((P + 15) / 16) * t.group + (tail ? tail_cost(m, f) : 0.0);
+}
+
+double schedule_cost(const BlockCosts& c, std::span<const Run> runs, const CostModel& m, Fn f) {
+  double total = 0;
+  for (const Run& r : runs) total += c.run_cost(m, f, r.strategy, r.begin, r.end);
+  return total;
+}
+
 namespace {
 
-double run_cost(const CostModel& m, Fn f, const Run& r, std::span<const uint8_t> sel) {
-  const size_t b = std::min(r.begin, sel.size()), e = std::min(r.end, sel.size());
-  return strategy_cost(m, f, r.strategy, sel.subspan(b, e - b));
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// The window grid: a detour-family run may not cross a boundary. Tiles of o.tile from 0 below the calibration
+// region, the pilots' tiles from its end.
+struct Windows {
+  size_t region, tile;
+  // The first boundary at or after pos.
+  size_t next(size_t pos) const {
+    if (pos <= region) {
+      const size_t below = (pos + tile - 1) / tile * tile;
+      return below < region ? below : region;
+    }
+    return region + (pos - region + tile - 1) / tile * tile;
+  }
+};
+
+// The four detour-family strategies carry the packed pass's rounding: a run from boundary i to j runs
+// ceil((S_j - S_i) / 16) groups of 16 lanes, S the prefix count of selected elements. With S = 16 q + rho that is
+// q_j - q_i + [rho_j > rho_i]: q_j - q_i accrues block by block like every other term (a shared offset), and
+// the last term needs the best start per residue rho_i. sm[r] = min over starts with rho >= r, so the best
+// finish is min(sm[rho_j], sm[0] + group), O(1); an insertion lowers sm[0..rho_i]. The four strategies are
+// lanes of one structure (detour, detour_skip, compact, compact_skip), so each step is a few vector operations.
+constexpr std::array<Strategy, 4> kWindowed{Strategy::detour, Strategy::detour_skip, Strategy::compact,
+                                            Strategy::compact_skip};
+using Lanes = std::array<double, 4>;
+
+template <bool Record>
+struct Windowed {
+  Lanes base[2][2];     // per block by [empty][switch]: the block's term, expand, the switch
+  Lanes nr, group, has_sw;
+  Lanes off;
+  std::array<Lanes, 16> sm;
+  std::array<std::array<uint32_t, 4>, 16> smi;
+
+  Windowed(const CostModel& m, Fn f) {
+    for (size_t k = 0; k < 4; ++k) {
+      const StrategyTerms t = terms(m, f, kWindowed[k]);
+      for (int e = 0; e < 2; ++e)
+        for (int sw = 0; sw < 2; ++sw) base[e][sw][k] = (e ? t.empty : t.full) + 4 * t.expand_any + (sw ? t.sw : 0.0);
+      nr[k] = t.nonempty_reg, group[k] = t.group, has_sw[k] = t.sw != 0 ? 1.0 : 0.0;
+    }
+    reset();
+  }
+  void reset() {
+    off.fill(0);
+    for (Lanes& x : sm) x.fill(kInf);
+  }
+  void insert(double dp, double start_fix, uint32_t start, unsigned r) {
+    Lanes v;
+    for (size_t k = 0; k < 4; ++k) v[k] = dp + start_fix * has_sw[k] - off[k];
+    if constexpr (Record) {
+      for (size_t k = 0; k < 4; ++k)
+        for (int q = static_cast<int>(r); q >= 0 && sm[static_cast<size_t>(q)][k] > v[k]; --q)
+          sm[static_cast<size_t>(q)][k] = v[k], smi[static_cast<size_t>(q)][k] = start;
+    } else {
+      for (unsigned q = 0; q <= r; ++q)
+        for (size_t k = 0; k < 4; ++k) sm[q][k] = std::min(sm[q][k], v[k]);
+    }
+  }
+  void step(bool e, bool sw, double nonempty, double groups) {
+    const Lanes& b = base[e][sw];
+    for (size_t k = 0; k < 4; ++k) off[k] += b[k] + nonempty * nr[k] + groups * group[k];
+  }
+  // The cheapest finish at residue r: its cost, lane and start (when recording).
+  double finish(unsigned r, size_t* lane, uint32_t* start) const {
+    Lanes v;
+    for (size_t k = 0; k < 4; ++k) v[k] = off[k] + std::min(sm[r][k], sm[0][k] + group[k]);
+    size_t best = 0;
+    for (size_t k = 1; k < 4; ++k)
+      if (v[k] < v[best]) best = k;
+    if constexpr (Record) {
+      *lane = best;
+      *start = sm[r][best] <= sm[0][best] + group[best] ? smi[r][best] : smi[0][best];
+    }
+    return v[best];
+  }
+};
+
+struct Choice {
+  uint32_t start;
+  Strategy s;
+};
+
+template <bool Record>
+double oracle_dp(std::span<const BlockSummary> blocks, const CostModel& m, Fn f, const PilotOptions& o, size_t first,
+                 std::vector<Run>* out) {
+  const bool tail = !blocks.empty() && blocks.back().len < 16;
+  const size_t nb = blocks.size() - tail;
+  const size_t n = first + 16 * nb + (tail ? blocks.back().len : 0);
+  const Windows w{std::min(n, o.calib_blocks * o.calib_len), std::max<size_t>(o.tile, 1)};
+  const StrategyTerms blend = terms(m, f, Strategy::blend), bskip = terms(m, f, Strategy::blend_skip);
+  const double empty_detour = 4 * m.C;  // a detour over empty blocks only: compress, no expand, no f
+  Windowed<Record> wd(m, f);
+  std::vector<Choice> choice;
+  if constexpr (Record) choice.resize(nb + 1);
+  size_t boundary = first;                         // the next window boundary (the first block opens one)
+  double dp = 0;                                   // the cheapest schedule of the blocks before boundary j
+  double open_bs = kInf, open_de = kInf;           // open blend_skip run; open detour over empty blocks
+  uint32_t open_bs_start = 0, open_de_start = 0;
+  uint32_t S = 0;                                  // selected elements before boundary j
+  bool prev_empty = false;
+  for (size_t j = 0; j < nb; ++j) {
+    const BlockSummary& b = blocks[j];
+    const bool e = b.empty(), sw = e != prev_empty;
+    const double start_fix = (static_cast<double>(e) - static_cast<double>(sw)) * m.M;  // a run's first block vs
+    const uint32_t jj = static_cast<uint32_t>(j);                                       // "non-empty"
+    if (first + 16 * j >= boundary) {
+      wd.reset();
+      open_de = kInf;
+      boundary = w.next(first + 16 * j + 1);
+    }
+    // Runs starting at boundary j.
+    wd.insert(dp, start_fix, jj, S % 16);
+    if (dp + start_fix < open_bs) open_bs = dp + start_fix, open_bs_start = jj;
+    if (dp < open_de) open_de = dp, open_de_start = jj;
+    // Block j.
+    const uint32_t S2 = S + b.selected;
+    const double groups = static_cast<double>(S2 / 16 - S / 16);
+    wd.step(e, sw, b.nonempty, groups);
+    open_bs += (e ? bskip.empty : bskip.full) + (sw ? bskip.sw : 0.0);
+    open_de = e ? open_de + empty_detour : kInf;
+    S = S2;
+    prev_empty = e;
+    // Boundary j + 1: the cheapest way to end a run here.
+    double best = dp + blend.full;
+    Choice c{jj, Strategy::blend};
+    if (open_bs < best) best = open_bs, c = {open_bs_start, Strategy::blend_skip};
+    if (open_de < best) best = open_de, c = {open_de_start, Strategy::detour};
+    size_t lane = 0;
+    uint32_t start = 0;
+    if (const double v = wd.finish(S % 16, &lane, &start); v < best) best = v, c = {start, kWindowed[lane]};
+    dp = best;
+    if constexpr (Record) choice[j + 1] = c;
+  }
+  if constexpr (Record) {
+    out->clear();
+    for (size_t j = nb; j > 0;) {
+      const Choice c = choice[j];
+      out->push_back(Run{first + 16 * c.start, first + 16 * j, c.s});
+      j = c.start;
+    }
+    std::reverse(out->begin(), out->end());
+    std::vector<Run> merged;  // adjacent blend runs are one run (blend has no start cost)
+    for (const Run& r : *out)
+      if (!merged.empty() && merged.back().strategy == Strategy::blend && r.strategy == Strategy::blend)
+        merged.back().end = r.end;
+      else
+        merged.push_back(r);
+    *out = std::move(merged);
+    if (tail) {
+      if (out->empty())
+        out->push_back(Run{first, n, Strategy::blend});
+      else
+        out->back().end = n;
+    }
+  }
+  return dp + (tail ? tail_cost(m, f) : 0.0);
 }
 
 }  // namespace
 
+double oracle_cost(std::span<const BlockSummary> blocks, const CostModel& m, Fn f, const PilotOptions& o,
+                   size_t first) {
+  return oracle_dp<false>(blocks, m, f, o, first, nullptr);
+}
+
+OracleSchedule oracle_schedule(std::span<const BlockSummary> blocks, const CostModel& m, Fn f, const PilotOptions& o,
+                               size_t first) {
+  OracleSchedule s;
+  s.cost = oracle_dp<true>(blocks, m, f, o, first, &s.runs);
+  return s;
+}
+
 Regret model_regret(const Trace& trace, std::span<const uint8_t> sel, const CostModel& m, Fn f,
                     const PilotOptions& o) {
   Regret g;
-  // The tiles: the pilot's decisions, or fixed tiles for a plain kernel.
+  const size_t n = sel.size();
+  const std::vector<BlockSummary> blocks = summarize(sel);
+  const BlockCosts whole(blocks);
+  // The tiles: the pilot's decisions, or fixed tiles of o.tile from 0 for a plain kernel (whose detour-family
+  // runs work in pieces of the workspace, o.tile).
   struct Tile {
     size_t begin, end;
     bool calibration, probed;
   };
   std::vector<Tile> tiles;
+  PilotOptions grid = o;
   if (!trace.tiles.empty()) {
     for (const TileDecision& t : trace.tiles)
-      tiles.push_back({t.begin, std::min(t.end, sel.size()), t.source == CountSource::calibration,
+      tiles.push_back({std::min(t.begin, n), std::min(t.end, n), t.source == CountSource::calibration,
                        t.source == CountSource::probe});
   } else {
+    grid.calib_blocks = 0;
     const size_t tile = std::max<size_t>(o.tile, 1);
-    for (size_t i = 0; i < sel.size(); i += tile) tiles.push_back({i, std::min(i + tile, sel.size()), false, false});
+    for (size_t i = 0; i < n; i += tile) tiles.push_back({i, std::min(i + tile, n), false, false});
   }
-  // Each run is charged to the tile holding its first element (pilots never run across a tile boundary).
+  size_t decided_begin = 0;
+  for (const Tile& t : tiles)
+    if (t.calibration) decided_begin = std::max(decided_begin, t.end);
+  const auto cost_of = [&](Strategy s, size_t b, size_t e, bool prev_empty) {
+    if (BlockCosts::aligned(b, n) && BlockCosts::aligned(e, n)) return whole.run_cost(m, f, s, b, e, prev_empty);
+    g.aligned = false;
+    return strategy_cost(m, f, s, sel.subspan(b, e - b));
+  };
+  // The pilot: each run charged to the tiles it covers (pilots never run across a tile boundary; a plain
+  // kernel's run is cut at the tiles as its pieces are).
   std::vector<double> pilot(tiles.size(), 0.0);
   for (const Run& r : trace.runs) {
-    const auto it = std::upper_bound(tiles.begin(), tiles.end(), r.begin,
-                                     [](size_t x, const Tile& t) { return x < t.begin; });
-    const size_t k = it == tiles.begin() ? 0 : static_cast<size_t>(it - tiles.begin()) - 1;
-    if (k < pilot.size()) pilot[k] += run_cost(m, f, r, sel);
+    const size_t rb = std::min(r.begin, n), re = std::min(r.end, n);
+    if (rb >= re) continue;
+    auto it = std::upper_bound(tiles.begin(), tiles.end(), rb, [](size_t x, const Tile& t) { return x < t.begin; });
+    size_t k = it == tiles.begin() ? 0 : static_cast<size_t>(it - tiles.begin()) - 1;
+    for (size_t b = rb; b < re && k < tiles.size(); ++k) {
+      const size_t e = std::min(re, std::max(tiles[k].end, b));
+      if (e <= b) continue;
+      const bool cont = b > rb && b % 16 == 0 && b / 16 > 0;
+      pilot[k] += cost_of(r.strategy, b, e, cont && !terms(m, f, r.strategy).windowed ? whole.empty_block(b / 16 - 1)
+                                                                                       : false);
+      b = e;
+    }
   }
+  // The decided region: the oracle over its blocks (re-summarized when it does not start on the block grid).
+  std::vector<BlockSummary> tail_blocks;
+  std::span<const BlockSummary> decided(blocks);
+  if (decided_begin % 16 == 0) {
+    decided = decided.subspan(std::min(decided_begin / 16, blocks.size()));
+  } else {
+    g.aligned = false;
+    summarize(sel.subspan(decided_begin), tail_blocks);
+    decided = tail_blocks;
+  }
+  if (decided_begin < n) g.oracle = oracle_schedule(decided, m, f, grid, decided_begin);
+  const BlockCosts dc(decided);
   std::array<double, kOracleStrategies.size()> fixed{};
   for (size_t k = 0; k < tiles.size(); ++k) {
     const Tile& t = tiles[k];
     if (t.begin >= t.end) continue;
-    const std::span<const uint8_t> span = sel.subspan(t.begin, t.end - t.begin);
+    const double probe = t.probed ? probe_cost(m, std::min(o.probe, t.end - t.begin)) : 0.0;
+    g.probe_cost += probe;
+    g.whole_pilot_cost += pilot[k] + probe;
     if (t.calibration) {
       g.calibration_cost += pilot[k];
       continue;
     }
     TileCost c;
     c.begin = t.begin, c.end = t.end;
-    c.pilot = pilot[k] + (t.probed ? probe_cost(m, std::min(o.probe, t.end - t.begin)) : 0.0);
-    const SpanStats st = span_stats(span);
+    c.pilot = pilot[k] + probe;
     for (size_t s = 0; s < kOracleStrategies.size(); ++s) {
-      c.cost[s] = strategy_cost(m, f, kOracleStrategies[s], st);
+      c.cost[s] = cost_of(kOracleStrategies[s], t.begin, t.end, false);
       fixed[s] += c.cost[s];
       if (c.cost[s] < c.cost[c.best]) c.best = s;
     }
     g.pilot_cost += c.pilot;
-    g.oracle_cost += c.cost[c.best];
+    g.tile_oracle_cost += c.cost[c.best];
     ++g.tiles;
     g.per_tile.push_back(c);
   }
+  // What the oracle's schedule costs inside each decided tile (its runs split at the tile edges; a detour-family
+  // run never crosses one, a blend_skip piece that continues a run compares with the block before it).
+  if (g.aligned)
+    for (const Run& r : g.oracle.runs) {
+      auto it = std::upper_bound(g.per_tile.begin(), g.per_tile.end(), r.begin,
+                                 [](size_t x, const TileCost& t) { return x < t.begin; });
+      size_t k = it == g.per_tile.begin() ? 0 : static_cast<size_t>(it - g.per_tile.begin()) - 1;
+      for (size_t b = r.begin; b < r.end && k < g.per_tile.size(); ++k) {
+        const size_t e = std::min(r.end, std::max(g.per_tile[k].end, b));
+        if (e <= b) continue;
+        const size_t lb = b - decided_begin, le = e - decided_begin;
+        g.per_tile[k].oracle += dc.run_cost(m, f, r.strategy, lb, le, b > r.begin && dc.empty_block(lb / 16 - 1));
+        b = e;
+      }
+    }
   const size_t best_fixed = static_cast<size_t>(std::min_element(fixed.begin(), fixed.end()) - fixed.begin());
   g.fixed_cost = fixed[best_fixed];
   g.fixed_strategy = kOracleStrategies[best_fixed];
+  g.oracle_cost = g.oracle.cost;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   g.vs_oracle = g.tiles ? ratio(g.pilot_cost, g.oracle_cost) : nan;
+  g.vs_tile_oracle = g.tiles ? ratio(g.pilot_cost, g.tile_oracle_cost) : nan;
   g.vs_fixed = g.tiles ? ratio(g.pilot_cost, g.fixed_cost) : nan;
-  g.with_calibration = ratio(g.pilot_cost + g.calibration_cost, g.oracle_cost + g.calibration_cost);
+  g.whole_oracle_cost = oracle_cost(blocks, m, f, grid, 0);
+  g.whole = ratio(g.whole_pilot_cost, g.whole_oracle_cost);
   return g;
 }
 

@@ -1,24 +1,38 @@
 // SPDX-License-Identifier: MIT
-// Dispatch-decision regret: what a pilot's traced choices cost under a cost model, against the clairvoyant
-// per-tile oracle (for each tile, the cheapest strategy for its exact mask) and against the best single fixed
-// strategy (one strategy for every tile, the cheapest such), as the article compares pilots with BSL and detour.
+// Dispatch-decision regret: what a pilot's traced schedule costs under a cost model (cost_model.h), against a
+// clairvoyant oracle that knows the mask.
 //
-//   pilot cost   = sum over decided tiles of: the cost of each traced run in the tile (blend_verified counts
-//                  its blend and count, the detour after a bail-out is its own run) + the probe when the tile
-//                  was probed (source == probe; v4's "previous" tiles pay no probe)
-//   oracle cost  = sum over the same tiles of min over {blend, blend_skip, detour, detour_skip, compact,
-//                  compact_skip} of the strategy's cost on the tile
-//   fixed cost   = min over those strategies s of sum over the tiles of cost(s, tile)
-//   vs_oracle    = pilot / oracle   (>= 1 up to the probe; 1 is a perfect pilot)
-//   vs_fixed     = pilot / fixed    (< 1 when adapting beats every fixed choice)
-// The calibration tiles (source == calibration: blend over the first calib_blocks * calib_len elements,
-// the same for every pilot) are left out of the three sums and reported as calibration_cost; with_calibration
-// gives the ratio over the whole array. A trace without tile decisions (a plain kernel) is cut into tiles of
-// o.tile from 0, and its runs are costed as traced.
+// The oracle is the cheapest schedule over the pilots' whole menu (blend, blend_skip, detour, detour_skip,
+// compact, compact_skip) at the finest granularity a kernel can switch at, the 16-element block, computed
+// exactly by dynamic programming over blocks. A schedule is a partition of the blocks into runs, each run one
+// strategy, costed by strategy_cost exactly as a pilot's run is (so starting a run is charged as the model
+// charges it: the packed f pass rounds P up to 16 lanes per run, a skip run compares its first block with
+// "non-empty", a detour run with anything selected expands all of its registers). A run of the detour family
+// lives in one workspace tile, as in the kernels: inside one window of the pilots' tile grid (tiles of o.tile
+// from 0 up to the calibration region, then the pilots' tiles from its end). blend_verified is not on the
+// oracle's menu: it costs at least blend over the same blocks.
+//
+// Lower bound: when every run boundary of the pilot's trace is a multiple of 16 or n (`Regret::aligned`; true
+// whenever tile, calib_len and tile / verify_blocks are multiples of 16 and the last tile is too, e.g. the
+// article's options with n = 8192 + k * 4096), the pilot's schedule is one of the oracle's schedules and costs
+// the same under the model, so oracle <= pilot runs, and pilot / oracle >= 1 (the pilot also pays its probes).
+// A misaligned schedule (odd options or a short last tile) pays tails the block grid cannot express: the figure
+// is then reported, but the bound is not guaranteed (aligned = false says so).
+//
+// Figures (Regret):
+//   decided tiles  vs_oracle = pilot / oracle over [end of calibration, n): the pilot's runs and probes
+//                  there, against the oracle scheduling those blocks freely. What the pilot's decisions cost.
+//   whole array    whole = whole_pilot / whole_oracle over [0, n): the pilot's calibration blend included, the
+//                  oracle scheduling the calibration region as freely as the rest. What a user pays.
+//   tile_oracle    vs_tile_oracle = pilot / (per decided tile, the cheapest single strategy): the old per-tile
+//                  figure; NOT a lower bound (v3.5 / v4 switch strategy inside a tile and can beat it).
+//   fixed          vs_fixed = pilot / (the best single strategy for every decided tile): below 1 when adapting
+//                  beats every fixed choice (the article compares pilots with BSL and detour so).
 #pragma once
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -28,31 +42,83 @@
 
 namespace maskapply::gen {
 
-// The strategies the oracle and the fixed choice pick from (blend_verified never beats blend without a bail).
+// The strategies the oracle, the tile oracle and the fixed choice pick from.
 inline constexpr std::array<Strategy, 6> kOracleStrategies{Strategy::blend,       Strategy::blend_skip,
                                                            Strategy::detour,      Strategy::detour_skip,
                                                            Strategy::compact,     Strategy::compact_skip};
 
+// What the model needs of one block of 16 elements. An array is summarized as blocks from element 0; only its
+// last block may be shorter (len < 16: the tail, which every strategy blends as one local block).
+struct BlockSummary {
+  uint8_t selected = 0;   // selected elements, 0..16
+  uint8_t nonempty = 0;   // registers of 4 with a selected lane, 0..4
+  uint8_t len = 16;       // elements; < 16 only for the array's tail
+  bool empty() const { return selected == 0; }
+};
+std::vector<BlockSummary> summarize(std::span<const uint8_t> sel);
+void summarize(std::span<const uint8_t> sel, std::vector<BlockSummary>& out);  // reuses out's storage
+
+// Prefix sums over a summary: the cost of any block-aligned run in O(1).
+class BlockCosts {
+ public:
+  explicit BlockCosts(std::span<const BlockSummary> blocks);
+  size_t size() const { return n_; }   // elements
+  // The cost of strategy s over [begin, end) (elements; begin a multiple of 16, end a multiple of 16 or n)
+  // as strategy_cost gives it. prev_empty: what a skip run compares its first block with (false: "non-empty",
+  // a run's start; a block's predecessor when costing the piece of a run that continues).
+  double run_cost(const CostModel& m, Fn f, Strategy s, size_t begin, size_t end, bool prev_empty = false) const;
+  static bool aligned(size_t pos, size_t n) { return pos % 16 == 0 || pos == n; }
+  bool empty_block(size_t b) const { return ge_[b + 1] != ge_[b]; }
+
+ private:
+  size_t n_ = 0, full_ = 0;  // elements, whole blocks
+  bool tail_ = false;
+  std::vector<uint32_t> s_, rn_, ge_, x_;  // prefix: selected, non-empty registers, empty blocks, switches
+};
+
+// The cost of a schedule (runs in element offsets, block-aligned) plus nothing else.
+double schedule_cost(const BlockCosts& c, std::span<const Run> runs, const CostModel& m, Fn f);
+
+struct OracleSchedule {
+  double cost = 0;
+  std::vector<Run> runs;  // element offsets (first + ...), the last one holding the tail if any
+};
+// The clairvoyant oracle over blocks that start at element `first` of an array whose end is the end of blocks
+// (first must be a multiple of 16). o gives the window grid (tile, calib_blocks * calib_len). Allocation-free
+// but for the result; O(blocks) time.
+double oracle_cost(std::span<const BlockSummary> blocks, const CostModel& m, Fn f, const PilotOptions& o,
+                   size_t first = 0);
+OracleSchedule oracle_schedule(std::span<const BlockSummary> blocks, const CostModel& m, Fn f,
+                               const PilotOptions& o, size_t first = 0);
+
+// Per decided tile: what the pilot paid there and what the oracle did there.
 struct TileCost {
   size_t begin = 0, end = 0;
   double pilot = 0;                  // the pilot's runs in the tile plus its probe
-  std::array<double, 6> cost{};      // by kOracleStrategies
-  size_t best = 0;                   // index into kOracleStrategies of the cheapest
+  double oracle = 0;                 // the oracle's schedule restricted to the tile (runs split at its edges)
+  std::array<double, 6> cost{};      // by kOracleStrategies: each strategy over the whole tile
+  size_t best = 0;                   // index into kOracleStrategies of the cheapest (the tile oracle)
 };
 
 struct Regret {
-  double pilot_cost = 0, oracle_cost = 0, fixed_cost = 0;
+  // Decided tiles.
+  double pilot_cost = 0, oracle_cost = 0, tile_oracle_cost = 0, fixed_cost = 0;
   Strategy fixed_strategy = Strategy::blend;
-  double vs_oracle = 0, vs_fixed = 0;   // NaN when no tile was decided
-  double calibration_cost = 0;          // blend over the calibration tiles, not in the sums above
-  double with_calibration = 0;          // (pilot + calibration) / (oracle + calibration)
-  size_t tiles = 0;                     // decided tiles
+  double vs_oracle = 0, vs_tile_oracle = 0, vs_fixed = 0;  // NaN when no tile was decided
+  // Whole array.
+  double calibration_cost = 0;   // the pilot's runs in the calibration region
+  double probe_cost = 0;         // every probe, included in pilot_cost and whole_pilot_cost
+  double whole_pilot_cost = 0, whole_oracle_cost = 0, whole = 0;
+  bool aligned = true;           // every run boundary a multiple of 16 or n: vs_oracle, whole >= 1 guaranteed
+  size_t tiles = 0;              // decided tiles
   std::vector<TileCost> per_tile;
+  OracleSchedule oracle;         // over the decided tiles
 };
 
 // ratio(a, b): a / b, with 0 / 0 = 1 and x / 0 = inf.
 double ratio(double a, double b);
 
+// A thin wrapper: summarize sel, cost the trace's runs and probes, run the oracles.
 Regret model_regret(const Trace& trace, std::span<const uint8_t> sel, const CostModel& m, Fn f,
                     const PilotOptions& o = {});
 

@@ -11,7 +11,7 @@ namespace {
 CostModel toy() {
   CostModel m;
   m.name = "toy";
-  m.B = 1, m.D = 3, m.C = 1, m.S = 0.5, m.K = 0.25, m.M = 4, m.V = 0.125, m.Q = 0.5;
+  m.B = 1, m.D = 3, m.C = 1, m.S = 0.5, m.K = 0.25, m.M = 4, m.V = 0.125, m.Q = 0.5, m.F = 0;
   m.T.fill(0);
   m.T[static_cast<size_t>(Fn::sqrt)] = 10;
   return m;
@@ -29,7 +29,7 @@ std::vector<uint8_t> selection_of_five_tiles() {
 
 PilotOptions tiny() {
   PilotOptions o;
-  o.tile = 32, o.probe = 8;
+  o.tile = 32, o.probe = 8, o.calib_blocks = 1, o.calib_len = 32;
   return o;
 }
 
@@ -39,7 +39,7 @@ TileDecision decision(size_t index, size_t begin, CountSource source) {
   return t;
 }
 
-TEST(Regret, HandComputedTraceAgainstOracleAndBestFixedStrategy) {
+TEST(Regret, HandComputedTraceAgainstBlockOracleTileOracleAndBestFixedStrategy) {
   Trace tr;
   tr.tiles = {decision(0, 0, CountSource::calibration), decision(1, 32, CountSource::probe),
               decision(2, 64, CountSource::probe), decision(3, 96, CountSource::previous),
@@ -48,46 +48,78 @@ TEST(Regret, HandComputedTraceAgainstOracleAndBestFixedStrategy) {
              {96, 128, Strategy::detour},        {128, 144, Strategy::blend_verified},
              {144, 160, Strategy::detour}};
   const Regret g = model_regret(tr, selection_of_five_tiles(), toy(), Fn::sqrt, tiny());
-  // Per tile, by hand (B + T = 11, E = 2, probe of 8 = 2 registers * 0.5 = 1):
-  //   tile 1 dense:  blend 88, blend_skip 88, detour 8+16+80 = 104, detour_skip 104, compact 10+16+80 = 106,
+  // Per tile, by hand (B + T = 11, E = 2, a group of 16 packed lanes 4 (T + F) = 40, probe of 8 = 2 * 0.5 = 1):
+  //   tile 1 dense:  blend 88, blend_skip 88, detour 8+16+2*40 = 104, detour_skip 104, compact 10+16+80 = 106,
   //                  compact_skip 106; best blend 88. Pilot: verified 8 * 11.125 = 89, + probe 1 = 90.
   //   tile 2 empty:  blend 88, blend_skip 2*4*0.5 + 1 switch * 4 = 8, detour 8, detour_skip 4+4 = 8,
   //                  compact 10, compact_skip 8; best blend_skip 8. Pilot: blend 88 + probe 1 = 89.
-  //   tile 3 sparse: blend 88, blend_skip 88, detour 8+16+10*0.5 = 29, detour_skip 29, compact 10+4+5 = 19,
-  //                  compact_skip 19; best compact 19. Pilot: detour 29, no probe (previous) = 29.
+  //   tile 3 sparse: blend 88, blend_skip 88, detour 8+16+40 (2 selected: one group of 16) = 64, detour_skip 64,
+  //                  compact 10+4+40 = 54, compact_skip 54; best compact 54. Pilot: detour 64, no probe.
   //   tile 4 half:   blend 88, blend_skip 44+2+4 = 50, detour 8+16+40 = 64, detour_skip 4+2+4+16+40 = 66,
   //                  compact 10+8+40 = 58, compact_skip 5+2+4+8+40 = 59; best blend_skip 50.
   //                  Pilot: verified 4 * 11.125 = 44.5, detour over empty 16 = 4, probe 1 = 49.5.
+  // The block oracle may switch inside a tile: tile 4 is blend on its full block (44) and a detour over its
+  // empty block (4C = 4): 48 < 50. Tiles 1-3 as the tile oracle: 88, 8 (detour over two empty blocks, 4 + 4),
+  // 54. Decided: 198. Whole array: the calibration tile is two full blocks, blend 88: 286.
+  EXPECT_TRUE(g.aligned);
   EXPECT_EQ(g.tiles, 4u);
   ASSERT_EQ(g.per_tile.size(), 4u);
   EXPECT_DOUBLE_EQ(g.per_tile[0].pilot, 90);
   EXPECT_DOUBLE_EQ(g.per_tile[1].pilot, 89);
-  EXPECT_DOUBLE_EQ(g.per_tile[2].pilot, 29);
+  EXPECT_DOUBLE_EQ(g.per_tile[2].pilot, 64);
   EXPECT_DOUBLE_EQ(g.per_tile[3].pilot, 49.5);
   EXPECT_EQ(kOracleStrategies[g.per_tile[0].best], Strategy::blend);
   EXPECT_EQ(kOracleStrategies[g.per_tile[1].best], Strategy::blend_skip);
   EXPECT_EQ(kOracleStrategies[g.per_tile[2].best], Strategy::compact);
   EXPECT_EQ(kOracleStrategies[g.per_tile[3].best], Strategy::blend_skip);
-  EXPECT_DOUBLE_EQ(g.pilot_cost, 257.5);
-  EXPECT_DOUBLE_EQ(g.oracle_cost, 88 + 8 + 19 + 50);  // 165
-  // Fixed: blend 352, blend_skip 234, detour 205, detour_skip 207, compact 193, compact_skip 192.
-  EXPECT_DOUBLE_EQ(g.fixed_cost, 192);
+  EXPECT_DOUBLE_EQ(g.per_tile[0].oracle, 88);
+  EXPECT_DOUBLE_EQ(g.per_tile[1].oracle, 8);
+  EXPECT_DOUBLE_EQ(g.per_tile[2].oracle, 54);
+  EXPECT_DOUBLE_EQ(g.per_tile[3].oracle, 48);
+  EXPECT_DOUBLE_EQ(g.pilot_cost, 292.5);
+  EXPECT_DOUBLE_EQ(g.probe_cost, 3);
+  EXPECT_DOUBLE_EQ(g.oracle_cost, 198);
+  EXPECT_DOUBLE_EQ(g.tile_oracle_cost, 88 + 8 + 54 + 50);  // 200
+  // Fixed: blend 352, blend_skip 234, detour 240, detour_skip 242, compact 228, compact_skip 227.
+  EXPECT_DOUBLE_EQ(g.fixed_cost, 227);
   EXPECT_EQ(g.fixed_strategy, Strategy::compact_skip);
   EXPECT_DOUBLE_EQ(g.calibration_cost, 88);
-  EXPECT_NEAR(g.vs_oracle, 257.5 / 165, 1e-12);  // 1.5606
-  EXPECT_NEAR(g.vs_fixed, 257.5 / 192, 1e-12);   // 1.3411
-  EXPECT_NEAR(g.with_calibration, 345.5 / 253, 1e-12);
+  EXPECT_NEAR(g.vs_oracle, 292.5 / 198, 1e-12);
+  EXPECT_NEAR(g.vs_tile_oracle, 292.5 / 200, 1e-12);
+  EXPECT_NEAR(g.vs_fixed, 292.5 / 227, 1e-12);
+  EXPECT_DOUBLE_EQ(g.whole_pilot_cost, 380.5);
+  EXPECT_DOUBLE_EQ(g.whole_oracle_cost, 286);
+  EXPECT_NEAR(g.whole, 380.5 / 286, 1e-12);
+  // The oracle's schedule costs what it says, run by run.
+  const std::vector<BlockSummary> blocks = summarize(selection_of_five_tiles());
+  const BlockCosts c(blocks);
+  EXPECT_NEAR(schedule_cost(c, g.oracle.runs, toy(), Fn::sqrt), 198, 1e-9);
 }
 
 TEST(Regret, APlainKernelIsCutIntoFixedTilesAndCostedAsTraced) {
   Trace tr;
   tr.runs = {{0, 160, Strategy::blend}};
   const Regret g = model_regret(tr, selection_of_five_tiles(), toy(), Fn::sqrt, tiny());
-  // blend over 40 registers = 440; oracle 88 (tile 0, blend) + 88 + 8 + 19 + 50 = 253.
+  // blend over 40 registers = 440; tile oracle 88 (tile 0, blend) + 88 + 8 + 54 + 50 = 288; block oracle 286.
   EXPECT_EQ(g.tiles, 5u);
   EXPECT_DOUBLE_EQ(g.pilot_cost, 440);
-  EXPECT_DOUBLE_EQ(g.oracle_cost, 253);
-  EXPECT_NEAR(g.vs_oracle, 440.0 / 253, 1e-12);
+  EXPECT_DOUBLE_EQ(g.tile_oracle_cost, 288);
+  EXPECT_DOUBLE_EQ(g.oracle_cost, 286);
+  EXPECT_NEAR(g.vs_oracle, 440.0 / 286, 1e-12);
+}
+
+TEST(Regret, PackedFIsCostedInGroupsOf16LanesAsApplyPackedRunsIt) {
+  // One selected element in a tile of 4096 with pow10 under m5: f runs on 16 lanes (4 registers), not 1/4.
+  const CostModel m = CostModel::m5();
+  std::vector<uint8_t> sel(4096, 0);
+  sel[100] = 1;
+  const double T = m.T[static_cast<size_t>(Fn::pow10)];
+  const double want = 1024 * (m.C + m.K) + 1 * m.E() + 4 * (T + m.F);
+  EXPECT_NEAR(strategy_cost(m, Fn::pow10, Strategy::compact, sel), want, 1e-9);
+  sel[200] = 1;  // two selected: still one group
+  EXPECT_NEAR(strategy_cost(m, Fn::pow10, Strategy::compact, sel), want + m.E(), 1e-9);
+  for (size_t i = 300; i < 315; ++i) sel[i] = 1;  // 17 selected: two groups
+  EXPECT_GT(strategy_cost(m, Fn::pow10, Strategy::compact, sel), want + 4 * T);
 }
 
 TEST(Regret, RatioHandlesZeroAndNoDecidedTilesGiveNaN) {
