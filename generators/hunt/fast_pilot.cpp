@@ -65,6 +65,8 @@ void Summary::assign(const Pattern& p, size_t n) {
 }
 
 void Summary::build() {
+  summarize(sel_, blocks_);
+  costs_.emplace(blocks_);
   const size_t blocks = sel_.size() / 16;
   cnt_.assign(blocks + 1, 0), nreg_.assign(blocks + 1, 0), empty_.assign(blocks + 1, 0), sw_.assign(blocks + 1, 0);
   is_empty_.assign(blocks, 0);
@@ -290,11 +292,24 @@ Score Scorer::score(const Summary& s) {
 }
 
 Score Scorer::score_trace(const Summary& s, const Trace& t) const {
-  // As regret.h's model_regret: runs charged to the tile holding their first element, in trace order; the
-  // probe added after the runs; the calibration tiles left out.
+  // As regret.h's model_regret: runs charged to the tile holding their first element, in trace order, each
+  // costed by BlockCosts; the probe added after the runs; the calibration tiles left out; the oracle over the
+  // blocks of the decided region.
   Score out;
+  const size_t n = s.size();
+  bool aligned = true;
+  size_t decided_begin = 0;
+  for (const TileDecision& d : t.tiles)
+    if (d.source == CountSource::calibration) decided_begin = std::max(decided_begin, std::min(d.end, n));
+  for (const Run& r : t.runs) aligned = aligned && BlockCosts::aligned(std::min(r.begin, n), n) &&
+                                        BlockCosts::aligned(std::min(r.end, n), n);
+  for (const TileDecision& d : t.tiles) aligned = aligned && BlockCosts::aligned(std::min(d.begin, n), n) &&
+                                                  BlockCosts::aligned(std::min(d.end, n), n);
+  const BlockCosts& bc = s.costs();
+  std::optional<Regret> slow;
+  if (!aligned || decided_begin % 16) slow = model_regret(t, s.selection(), m_, f_, o_);
   std::array<double, kOracleStrategies.size()> fixed{};
-  size_t r = 0, decided = 0;
+  size_t r = 0, decided = 0, slow_tile = 0;
   double best_excess = -std::numeric_limits<double>::infinity();
   std::vector<std::string> keys;
   for (size_t k = 0; k < t.tiles.size(); ++k) {
@@ -303,22 +318,26 @@ Score Scorer::score_trace(const Summary& s, const Trace& t) const {
     double pilot = 0;
     std::string runs;
     for (; r < t.runs.size() && t.runs[r].begin < next; ++r) {
-      pilot += strategy_cost(m_, f_, t.runs[r].strategy, s.stats(t.runs[r].begin, t.runs[r].end));
+      const size_t rb = std::min(t.runs[r].begin, n), re = std::min(t.runs[r].end, n);
+      if (!slow && rb < re) pilot += bc.run_cost(m_, f_, t.runs[r].strategy, rb, re, false);
       runs += (runs.empty() ? "" : "+") + std::string(name(t.runs[r].strategy));
     }
-    const size_t end = std::min(d.end, s.size());
-    if (d.begin >= end || d.source == CountSource::calibration) continue;
-    if (d.source == CountSource::probe) pilot += probe_cost(m_, std::min(o_.probe, end - d.begin));
-    const SpanStats st = s.stats(d.begin, end);
-    size_t best = 0;
+    const size_t begin = std::min(d.begin, n), end = std::min(d.end, n);
+    if (begin >= end || d.source == CountSource::calibration) continue;
     std::array<double, kOracleStrategies.size()> c{};
-    for (size_t j = 0; j < kOracleStrategies.size(); ++j) {
-      c[j] = strategy_cost(m_, f_, kOracleStrategies[j], st);
-      fixed[j] += c[j];
-      if (c[j] < c[best]) best = j;
+    size_t best = 0;
+    if (slow) {
+      const TileCost& tc = slow->per_tile[slow_tile++];
+      pilot = tc.pilot, c = tc.cost, best = tc.best;
+    } else {
+      if (d.source == CountSource::probe) pilot += probe_cost(m_, std::min(o_.probe, end - begin));
+      for (size_t j = 0; j < kOracleStrategies.size(); ++j) {
+        c[j] = bc.run_cost(m_, f_, kOracleStrategies[j], begin, end, false);
+        fixed[j] += c[j];
+        if (c[j] < c[best]) best = j;
+      }
+      out.pilot_cost += pilot;
     }
-    out.pilot_cost += pilot;
-    out.oracle_cost += c[best];
     Mechanism m;
     m.tile = decided++;
     m.source = d.source;
@@ -335,8 +354,16 @@ Score Scorer::score_trace(const Summary& s, const Trace& t) const {
     if (m.excess > best_excess) best_excess = m.excess, out.mechanism = m;
   }
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  out.regret = decided ? ratio(out.pilot_cost, out.oracle_cost) : nan;
-  out.vs_fixed = decided ? ratio(out.pilot_cost, *std::min_element(fixed.begin(), fixed.end())) : nan;
+  if (slow) {
+    out.pilot_cost = slow->pilot_cost, out.oracle_cost = slow->oracle_cost;
+    out.regret = slow->vs_oracle, out.vs_fixed = slow->vs_fixed;
+  } else {
+    if (decided_begin < n)
+      out.oracle_cost = oracle_cost(s.blocks().subspan(std::min(decided_begin / 16, s.blocks().size())), m_, f_, o_,
+                                    decided_begin);
+    out.regret = decided ? ratio(out.pilot_cost, out.oracle_cost) : nan;
+    out.vs_fixed = decided ? ratio(out.pilot_cost, *std::min_element(fixed.begin(), fixed.end())) : nan;
+  }
   std::sort(keys.begin(), keys.end());
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   for (const std::string& k : keys) out.signature += (out.signature.empty() ? "" : " ") + k;

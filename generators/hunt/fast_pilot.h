@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -43,6 +44,9 @@ class Summary {
   size_t count(size_t b, size_t e) const;
   // gen::span_stats of [b, e).
   SpanStats stats(size_t b, size_t e) const;
+  // The selection as regret.h's block summaries and their prefix costs (what the sound oracle reads).
+  std::span<const BlockSummary> blocks() const { return blocks_; }
+  const BlockCosts& costs() const { return *costs_; }
 
  private:
   void build();
@@ -50,6 +54,8 @@ class Summary {
   // Prefix sums over whole blocks: [k] is the sum over blocks [0, k).
   std::vector<uint32_t> cnt_, nreg_, empty_, sw_;
   std::vector<uint8_t> is_empty_;
+  std::vector<BlockSummary> blocks_;
+  std::optional<BlockCosts> costs_;
 };
 
 // The pilot's trace on a selection, with o.d_max injected (std::invalid_argument when o is invalid or d_max is
@@ -62,15 +68,15 @@ struct Mechanism {
   CountSource source = CountSource::none; // what the decision read
   std::string runs;                       // the strategies run in the tile, e.g. "blend_verified+detour"
   size_t bail_block = 0;                  // 1-based verify block after which the verified blend bailed; 0: none
-  Strategy oracle = Strategy::blend;      // the cheapest strategy for the tile
+  Strategy oracle = Strategy::blend;      // the cheapest single strategy for the whole tile
   bool distrust = false;                  // v4 was not trusting the probe in this tile (source previous)
-  double excess = 0;                      // pilot cost - oracle cost in the tile, ns
+  double excess = 0;                      // pilot cost - that strategy's cost in the tile, ns
   std::string key() const;                // compact, for deduplication: "probe:blend_verified+detour@2>compact_skip"
   std::string words() const;              // a sentence
 };
 
 struct Score {
-  double regret = 0;      // pilot / per-tile oracle (regret.h's vs_oracle); NaN when no tile was decided
+  double regret = 0;      // pilot / oracle: regret.h's vs_oracle (the block DP oracle); NaN when no tile decided
   double vs_fixed = 0;
   double pilot_cost = 0, oracle_cost = 0;
   Mechanism mechanism;    // of the tile with the largest excess
@@ -78,7 +84,9 @@ struct Score {
 };
 
 // Scores selections for one pilot, f, model and options (d_max injected from the model when o has none).
-// The one place that decides what "regret" means for the hunt: today regret.h's per-tile oracle.
+// The one place that decides what "regret" means for the hunt: regret.h's vs_oracle, the pilot's cost over
+// the decided tiles against the clairvoyant block-level oracle (oracle_cost), both from the block summaries.
+// Runs or a calibration region off the 16-element grid (odd options only) go through model_regret itself.
 class Scorer {
  public:
   Scorer(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o = {});

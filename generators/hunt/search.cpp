@@ -239,7 +239,8 @@ std::vector<Find> adversary(Evaluator& ev, uint64_t seed) {
       why = "adversary: probe count " + std::to_string(k) + (packed ? " packed" : "");
       std::vector<std::vector<double>> starts{std::vector<double>(regions, 0.0), std::vector<double>(regions, 1.0),
                                               std::vector<double>(regions, 1.0 / 16)};
-      for (size_t b = 0; reads_verify && b < regions; ++b) {
+      // Only a probe count above hi makes the pilot read the verify blocks: only then steer each of them.
+      for (size_t b = 0; reads_verify && static_cast<long long>(k) > c.hi && b < regions; ++b) {
         std::vector<double> s(regions, 1.0);
         for (size_t r = 0; r < regions; ++r) s[r] = r < b ? std::clamp(th + 1.0 / v, 0.0, 1.0) : r == b ? 0.0 : 1.0;
         starts.push_back(s);
@@ -252,8 +253,8 @@ std::vector<Find> adversary(Evaluator& ev, uint64_t seed) {
         for (size_t r = 0; r < t.probe_regions; ++r)
           t.dens[r] = k >= c.probe ? 1.0 : (static_cast<double>(k) + 0.5) / static_cast<double>(c.probe);
         Score s = score_tile(t);
-        // Then everything else, one region at a time, to the density that hurts most (two passes).
-        for (int pass = 0; pass < 2; ++pass) {
+        // Then everything else, one region at a time, to the density that hurts most (one pass).
+        for (int pass = 0; pass < 1; ++pass) {
           bool moved = false;
           for (size_t r = t.probe_regions; r < regions; ++r) {
             for (double d : menu) {
@@ -272,11 +273,11 @@ std::vector<Find> adversary(Evaluator& ev, uint64_t seed) {
   if (ev.scorer().pilot() == Kernel::pilot_v4) {
     // Tile sequences over v4's state. The library: the best tile of each branch, simple tiles, bait tiles.
     std::vector<Segs> lib;
-    {  // the 8 worst tiles of distinct mechanisms
+    {  // the 6 worst tiles of distinct mechanisms
       std::vector<std::pair<double, std::string>> order;
       for (const auto& [k, f] : best) order.emplace_back(-f.score.regret, k);
       std::sort(order.begin(), order.end());
-      for (size_t i = 0; i < order.size() && i < 8; ++i) lib.push_back(tile_of[order[i].second]);
+      for (size_t i = 0; i < order.size() && i < 6; ++i) lib.push_back(tile_of[order[i].second]);
     }
     for (double d : {0.0, 1.0, 0.25, 1.0 / 16}) lib.push_back({reg(c.tile, d)});
     // Bait tiles: the probe and the verify blocks before b full, block b empty (the verified blend bails
@@ -497,12 +498,16 @@ HuntResult hunt(Evaluator& ev, const HuntConfig& cfg) {
   const auto report = [&](const char* phase) {
     if (cfg.progress) cfg.progress(Progress{ev.evaluations() - ev0, elapsed(), best, phase});
   };
-  for (auto& [p, why] : threshold_seeds(ev.scorer().options())) {
+  std::vector<std::pair<Pattern, std::string>> starts;
+  if (cfg.seeds) starts = threshold_seeds(ev.scorer().options());
+  for (const Pattern& p : cfg.start) starts.emplace_back(p, "given");
+  for (auto& [p, why] : starts) {
     Find f = ev.find(p, "seed: " + why);
     res.start = std::max(res.start, f.score.regret);
     offer(std::move(f));
   }
   report("seeds");
+  if (cfg.adversary)
   for (Find& f : adversary(ev, cfg.seed)) {
     res.adversary = std::max(res.adversary, f.score.regret);
     offer(std::move(f));

@@ -58,10 +58,13 @@ std::vector<std::pair<Pattern, std::string>> threshold_seeds(const PilotOptions&
 // The adversary. For each branch the pilot can take (set by what it reads: the probe count, and for the
 // verified blend the density of each verify block), it fixes what the pilot reads to steer it there and
 // fills what it never reads, by coordinate descent over a menu of densities, to maximise the cost gap. For the
-// memoryless pilots (v1 .. v3.5) every tile is decided alone, and a ratio of sums is at most the largest
-// ratio, so one repeated worst tile is the worst array of whole tiles among those the adversary can build. For
-// v4 it then searches sequences of tiles (period k tiles, k <= distrust + 2) over its state (distrust, prev),
-// built from the best tile of each branch and bait tiles that make the verified blend bail.
+// memoryless pilots (v1 .. v3.5) every tile is decided alone, so pilot cost is a sum over tiles; the block
+// oracle is a sum over tiles too, up to one misprediction M per tile edge where a blend_skip run may continue,
+// so the regret of any array is at most max over its tiles t of pilot(t) / (oracle(t) - M): one repeated worst
+// tile is (to that M) the worst array, and the adversary's best repeated tile bounds what the evolutionary
+// search can add for these pilots (within the tiles the adversary's menus can build). For v4 it then searches
+// sequences of tiles (period k tiles, k <= distrust + 2) over its state (distrust, prev), built from the worst
+// tiles of distinct mechanisms, plain tiles and bait tiles that make the verified blend bail.
 // Returns one find per branch reached (the best of each), best first.
 std::vector<Find> adversary(Evaluator& ev, uint64_t seed);
 
@@ -78,10 +81,12 @@ struct Progress {
 
 struct HuntConfig {
   uint64_t seed = 1;
-  size_t budget = 200000;    // evaluations for the evolutionary search (seeds and the adversary come first)
+  size_t budget = 20000;     // evaluations for the evolutionary search (seeds and the adversary come first)
   double seconds = 60;       // cap on the whole hunt of this pilot x f; 0: none
   size_t keep = 5;           // finds reported (deduplicated by mechanism), best first
   std::function<void(const Progress&)> progress;  // called now and then
+  bool seeds = true, adversary = true;  // the threshold seeds and the adversary start the archive
+  std::vector<Pattern> start;           // more starting patterns (tests start from a plain one)
 };
 
 struct HuntResult {

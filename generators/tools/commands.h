@@ -70,7 +70,7 @@ struct HuntArgs {
   std::string pilots = "all", fns = "all";
   std::string model = "m5", model_file = kDefaultHostModel;
   double seconds = 60;         // cap per pilot x f
-  size_t budget = 200000;      // evaluations of the evolutionary search per pilot x f
+  size_t budget = 20000;       // evaluations of the evolutionary search per pilot x f
   uint64_t seed = 1;
   std::string out = "hunt";
   std::string corpus = "corpus/countertests";
