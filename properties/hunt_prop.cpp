@@ -43,8 +43,10 @@ rc::Gen<::maskapply::gen::Pattern> hunt_pattern(size_t tile) {
       ::maskapply::gen::Segment s;
       s.kind = *rc::gen::element(::maskapply::gen::Segment::Kind::regular, ::maskapply::gen::Segment::Kind::random);
       s.length = *rc::gen::weightedOneOf<uint64_t>({{2, rc::gen::inRange<uint64_t>(1, 2 * tile + 1)},
-                                                    {1, rc::gen::element<uint64_t>(16, 256, 512, tile)}});
-      s.density = *rc::gen::weightedOneOf<double>({{2, rc::gen::element(0.0, 1.0, 0.25, 1.0 / 16)},
+                                                    {2, rc::gen::element<uint64_t>(16, 256, 512, tile)},
+                                                    {1, rc::gen::map(rc::gen::inRange<uint64_t>(1, 9),
+                                                                     [tile](uint64_t k) { return k * tile / 8; })}});
+      s.density = *rc::gen::weightedOneOf<double>({{3, rc::gen::element(0.0, 1.0, 0.25, 1.0 / 16)},
                                                    {1, rc::gen::map(rc::gen::inRange(0, 1001),
                                                                     [](int k) { return k / 1000.0; })}});
       sum += s.length;
@@ -62,17 +64,23 @@ rc::Gen<::maskapply::gen::Pattern> hunt_pattern(size_t tile) {
 RC_GTEST_PROP(FastPilots, equalTheTracedPilotRunsDecisionsAndModelRegret, ()) {
   const Kernel k = *gen::pilot_kernel();
   const Fn f = *gen::any_fn();
-  PilotOptions o = *gen::pilot_options();
+  // Half the cases: the hunt's own setting (the article's options, the model's d_max, whole tiles: the block-
+  // aligned fast path); the rest: any options and d_max (odd sizes go through model_regret for the regret).
+  const bool hunt_setting = *rc::gen::arbitrary<bool>();
+  PilotOptions o = hunt_setting ? ::maskapply::gen::model_options(::maskapply::gen::CostModel::m5(), f)
+                                : *gen::pilot_options();
   if (!o.d_max) o.d_max = *gen::d_max();
+  RC_TAG(hunt_setting ? "article options, model d_max" : "any options");
   std::vector<float> data;
   MaskSpec mask{MaskKind::less, 0.5f, 0, 0};
-  if (*rc::gen::arbitrary<bool>()) {
+  if (!hunt_setting && *rc::gen::arbitrary<bool>()) {
     Shaped s = *gen::pilot_data(o);
     data = std::move(s.v), mask = s.mask;
     RC_TAG("suite data");
   } else {
     const ::maskapply::gen::Pattern p = *hunt_pattern(o.tile);
-    const size_t n = *rc::gen::inRange<size_t>(0, 12 * o.tile + 40);
+    const size_t n = hunt_setting ? 8192 + *rc::gen::inRange<size_t>(0, 21) * 4096
+                                  : *rc::gen::inRange<size_t>(0, 12 * o.tile + 40);
     data = ::maskapply::gen::make_data(::maskapply::gen::selection(p, n), 0.5f, *rc::gen::arbitrary<uint64_t>());
     RC_TAG("hunt pattern");
   }
