@@ -219,7 +219,7 @@ TEST_F(Cli, GenWritesAPatternThatParsesAndHelpExitsZero) {
 TEST_F(Cli, HuntWritesFindsThatCheckReprintsAndItsJsonListsTheBestFirst) {
   const std::string out = path("hunt");
   const Result r = run_cli({"hunt", "--pilot", "v4", "--f", "fma13", "--budget", "300", "--seconds", "0", "--seed",
-                            "5", "--out", out, "--json"});
+                            "5", "--n", "24576", "--out", out, "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out);
   ASSERT_TRUE(j["best"].is_array());
@@ -235,7 +235,7 @@ TEST_F(Cli, HuntWritesFindsThatCheckReprintsAndItsJsonListsTheBestFirst) {
   EXPECT_EQ(best["f"], "fma13");
   const std::string text = slurp(best["file"].get<std::string>());
   EXPECT_NE(text.find("# reprint: maskapply check --pattern"), std::string::npos) << text;
-  EXPECT_NE(text.find("for pilot_v4, f = fma13, model m5, n = 147456"), std::string::npos) << text;
+  EXPECT_NE(text.find("for pilot_v4, f = fma13, model m5, n = 24576"), std::string::npos) << text;
   // `maskapply check` on the file prints the same model regret.
   const Result c = run_cli({"check", "--pattern", best["file"].get<std::string>(), "--f", "fma13", "--model", "m5",
                             "--kernel", "pilot_v4", "--json"});

@@ -241,8 +241,8 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
   for (size_t i : order)
     if (jobs[i].result.capped)
       out << "note: the time cap stopped " << name(jobs[i].pilot) << " " << name(jobs[i].f) << " after "
-          << jobs[i].result.evaluations << " evaluations (its budget was " << a.budget
-          << "): the result depends on this machine's speed\n";
+          << jobs[i].result.evaluations << " evaluations in all (seeds, adversary, evolution; the evolution's "
+          << "budget was " << a.budget << "): the result depends on this machine's speed\n";
   return 0;
 }
 
