@@ -72,7 +72,7 @@ std::string pattern_file(const Job& j, const hunt::Find& f, const gen::CostModel
                          size_t n, const std::string& path, const std::string& model_arg) {
   std::ostringstream s;
   const std::string pilot(name(j.pilot)), fn(name(j.f));
-  s << "# model regret " << regret_text(f.score.regret) << " (pilot cost / per-tile oracle; vs best fixed strategy "
+  s << "# model regret " << regret_text(f.score.regret) << " (pilot cost / block oracle; vs best fixed strategy "
     << regret_text(f.score.vs_fixed) << ") for " << pilot << ", f = " << fn << ", model " << m.name << ", n = " << n
     << "\n";
   s << "# found by maskapply hunt --seed " << j.seed << " (" << f.origin << ")";
