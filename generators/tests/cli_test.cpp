@@ -234,7 +234,7 @@ TEST_F(Cli, HuntWritesFindsThatCheckReprintsAndItsJsonListsTheBestFirst) {
   EXPECT_EQ(best["pilot"], "pilot_v4");
   EXPECT_EQ(best["f"], "fma13");
   const std::string text = slurp(best["file"].get<std::string>());
-  EXPECT_NE(text.find("# reprint: maskapply check --pattern"), std::string::npos) << text;
+  EXPECT_NE(text.find("# reproduce: maskapply check --pattern"), std::string::npos) << text;
   EXPECT_NE(text.find("for pilot_v4, f = fma13, model m5, n = 24576"), std::string::npos) << text;
   // `maskapply check` on the file prints the same model regret.
   const Result c = run_cli({"check", "--pattern", best["file"].get<std::string>(), "--f", "fma13", "--model", "m5",

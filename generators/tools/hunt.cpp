@@ -83,7 +83,7 @@ std::string pattern_file(const Job& j, const hunt::Find& f, const gen::CostModel
     << "), d_max " << fixed(o.d_max.value_or(NAN), 4) << " from the model\n";
   s << "# in words: in tile " << f.score.mechanism.tile << " (the costliest), " << f.score.mechanism.words() << "\n";
   s << "# mechanism: " << f.score.mechanism.key() << "\n";
-  s << "# reprint: maskapply check --pattern " << path << " --f " << fn << " --model " << model_arg << " --kernel "
+  s << "# reproduce: maskapply check --pattern " << path << " --f " << fn << " --model " << model_arg << " --kernel "
     << pilot << "\n";
   gen::Pattern p = f.pattern;
   p.length = n;
@@ -236,7 +236,7 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
         << (r.capped ? " (capped)" : "") << " | " << f.score.mechanism.key() << " | `" << seg_line(f.pattern)
         << "` |\n";
   }
-  out << "\nfiles in " << a.out << (a.save ? " and " + a.corpus : "") << "; reprint one with the `# reprint:` line "
+  out << "\nfiles in " << a.out << (a.save ? " and " + a.corpus : "") << "; reprint one with the `# reproduce:` line "
       << "it holds. " << fixed(total, 1) << " s in all.\n";
   for (size_t i : order)
     if (jobs[i].result.capped)
