@@ -260,5 +260,44 @@ TEST_F(Cli, GenWritesAPatternThatParsesAndHelpExitsZero) {
   EXPECT_EQ(run_cli({"families"}).code, 0);
 }
 
+TEST_F(Cli, HuntWritesFindsThatCheckReprintsAndItsJsonListsTheBestFirst) {
+  const std::string out = path("hunt");
+  const Result r = run_cli({"hunt", "--pilot", "v4", "--f", "fma13", "--budget", "300", "--seconds", "0", "--seed",
+                            "5", "--n", "24576", "--out", out, "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j["best"].is_array());
+  ASSERT_FALSE(j["best"].empty());
+  double last = 1e300;
+  for (const auto& b : j["best"]) {
+    for (const char* k : {"pilot", "f", "model_regret", "pattern", "file", "mechanism"}) ASSERT_TRUE(b.contains(k)) << k;
+    EXPECT_LE(b["model_regret"].get<double>(), last);
+    last = b["model_regret"].get<double>();
+  }
+  const auto& best = j["best"][0];
+  EXPECT_EQ(best["pilot"], "pilot_v4");
+  EXPECT_EQ(best["f"], "fma13");
+  const std::string text = slurp(best["file"].get<std::string>());
+  EXPECT_NE(text.find("# reproduce: maskapply check --pattern"), std::string::npos) << text;
+  EXPECT_NE(text.find("for pilot_v4, f = fma13, model m5, n = 24576"), std::string::npos) << text;
+  // `maskapply check` on the file prints the same model regret.
+  const Result c = run_cli({"check", "--pattern", best["file"].get<std::string>(), "--f", "fma13", "--model", "m5",
+                            "--kernel", "pilot_v4", "--json"});
+  ASSERT_EQ(c.code, 0) << c.err;
+  const nlohmann::json cj = nlohmann::json::parse(c.out);
+  EXPECT_NEAR(cj["results"][0]["model_regret"].get<double>(), best["model_regret"].get<double>(), 1e-12);
+}
+
+TEST_F(Cli, HuntRefusesUnknownPilotsFunctionsAndModelsWithExitCode2) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"hunt", "--pilot", "pilot_v9"}, {"hunt", "--pilot", "blend"},
+        {"hunt", "--f", "cos"}, {"hunt", "--model", "nosuch-model.json"}, {"hunt", "--jobs", "0"},
+        {"hunt", "--save", "--corpus", "/nonexistent/dir"}}) {
+    const Result r = run_cli(args);
+    EXPECT_EQ(r.code, 2) << args[1] << " " << (args.size() > 2 ? args[2] : "");
+    EXPECT_NE(r.err.find("error"), std::string::npos) << r.err;
+  }
+}
+
 }  // namespace
 }  // namespace maskapply::cli

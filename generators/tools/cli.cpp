@@ -3,7 +3,10 @@
 // report is in report.cpp.
 #include "cli.h"
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <iostream>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -480,6 +483,29 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   gen_app->add_option("--pattern-out", ga.pattern_out, "Pattern file to write");
   gen_app->add_option("--f32-out", ga.f32_out, "Float32 file to write");
 
+  HuntArgs ha;
+  bool no_progress = false;
+  CLI::App* hunt_app = app.add_subcommand("hunt", "Hunt dispatch countertests: the patterns where a pilot's choices "
+                                                   "cost most against the per-tile oracle (docs/hunt.md)");
+  hunt_app->add_option("--pilot", ha.pilots, "Comma-separated pilots (pilot_v4 or v4), or all")->capture_default_str();
+  hunt_app->add_option("--f", ha.fns, "Comma-separated f names, or all")->capture_default_str();
+  hunt_app->add_option("--model", ha.model, "m5, host, or a model file from calibrate")->capture_default_str();
+  hunt_app->add_option("--model-file", ha.model_file, "Host model file for --model host")->capture_default_str();
+  hunt_app->add_option("--seconds", ha.seconds, "Time cap per pilot x f (0: none); reported when it cuts the budget")
+      ->capture_default_str();
+  hunt_app->add_option("--budget", ha.budget, "Evaluations of the evolutionary search per pilot x f")
+      ->capture_default_str();
+  hunt_app->add_option("--seed", ha.seed, "Seed of every random choice (printed)")->capture_default_str();
+  hunt_app->add_option("--out", ha.out, "Directory for the pattern files")->capture_default_str();
+  hunt_app->add_option("--corpus", ha.corpus, "Where --save adds the best find of each pilot x f")
+      ->capture_default_str();
+  hunt_app->add_flag("--json", ha.json, "JSON on stdout: {\"best\": [...]} best first");
+  hunt_app->add_flag("--save", ha.save, "Also add the best find of each pilot x f to --corpus");
+  hunt_app->add_option("--keep", ha.keep, "Finds per pilot x f (deduplicated by mechanism)")->capture_default_str();
+  hunt_app->add_option("--n", ha.n, "Elements per candidate (default: 36 tiles)")->capture_default_str();
+  hunt_app->add_option("--jobs", ha.jobs, "Pilot x f hunts in parallel")->capture_default_str();
+  hunt_app->add_flag("--no-progress", no_progress, "No progress line, even on a terminal");
+
   std::vector<const char*> argv;
   for (const std::string& s : args) argv.push_back(s.c_str());
   if (argv.empty()) argv.push_back("maskapply");
@@ -498,6 +524,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (calc->parsed()) return cmd += " calibrate", calibrate(cal, out, err);
     if (fam->parsed()) return families_cmd(out);
     if (gen_app->parsed()) return cmd += " gen", gen_cmd(ga, out);
+    if (hunt_app->parsed()) {
+      ha.progress = !no_progress && !ha.json && &err == &std::cerr && isatty(2);
+      return cmd += " hunt", hunt_cmd(ha, out, err);
+    }
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e, out, err);
   } catch (const CLI::CallForAllHelp& e) {

@@ -68,4 +68,20 @@ struct CalibrateArgs {
 };
 int calibrate(const CalibrateArgs& a, std::ostream& out, std::ostream& err);
 
+struct HuntArgs {
+  std::string pilots = "all", fns = "all";
+  std::string model = "m5", model_file = kDefaultHostModel;
+  double seconds = 60;         // cap per pilot x f
+  size_t budget = 20000;       // evaluations of the evolutionary search per pilot x f
+  uint64_t seed = 1;
+  std::string out = "hunt";
+  std::string corpus = "corpus/countertests";
+  bool json = false, save = false;
+  bool progress = false;       // a progress line on stderr (set when stderr is a terminal)
+  size_t keep = 3;             // finds per pilot x f
+  size_t n = 8192 + 34 * 4096;
+  int jobs = 1;
+};
+int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err);
+
 }  // namespace maskapply::cli

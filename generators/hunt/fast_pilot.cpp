@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: MIT
+#include "fast_pilot.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace maskapply::gen::hunt {
+
+// --- Summary ------------------------------------------------------------------------------------------------
+
+void Summary::assign(std::span<const uint8_t> sel) {
+  sel_.resize(sel.size());
+  for (size_t i = 0; i < sel.size(); ++i) sel_[i] = sel[i] != 0;
+  build();
+}
+
+void Summary::assign(const Pattern& p, size_t n) {
+  const bool random = std::any_of(p.segments.begin(), p.segments.end(),
+                                  [](const Segment& s) { return s.kind == Segment::Kind::random; });
+  if (random || p.period == 0 || p.period > n || p.phase >= p.period) {
+    sel_ = gen::selection(p, n);
+  } else {
+    // One period from position 0 (segment by segment, as gen::selection defines it), then copies: element i
+    // is at position (i + phase) mod period.
+    uint64_t fixed = 0;
+    for (const Segment& g : p.segments)
+      if (!g.rest) fixed += g.length;
+    period_.assign(static_cast<size_t>(p.period), 0);
+    size_t at = 0;
+    for (const Segment& g : p.segments) {
+      const uint64_t len = g.rest ? (fixed < p.period ? p.period - fixed : 0) : g.length;
+      const size_t end = std::min<size_t>(period_.size(), at + static_cast<size_t>(len));
+      if (g.kind == Segment::Kind::bits) {
+        for (size_t j = 0; at + j < end; ++j) period_[at + j] = j < g.bits.size() && g.bits[j] == '1';
+      } else if (g.density >= 1.0) {
+        std::memset(period_.data() + at, 1, end - at);
+      } else if (g.density > 0) {
+        double lo = 0;  // floor(j * d)
+        for (size_t j = 0; at + j < end; ++j) {
+          const double hi = std::floor(static_cast<double>(j + 1) * g.density);
+          period_[at + j] = hi > lo;
+          lo = hi;
+        }
+      }
+      at = end;
+    }
+    sel_.resize(n);
+    const size_t per = static_cast<size_t>(p.period), ph = static_cast<size_t>(p.phase);
+    size_t i = 0;
+    size_t first = std::min(n, per - ph);
+    std::memcpy(sel_.data(), period_.data() + ph, first);
+    i = first;
+    while (i < n) {
+      const size_t len = std::min(per, n - i);
+      std::memcpy(sel_.data() + i, period_.data(), len);
+      i += len;
+    }
+  }
+  build();
+}
+
+void Summary::build() {
+  summarize(sel_, blocks_);
+  costs_.emplace(blocks_);
+  const size_t blocks = sel_.size() / 16;
+  cnt_.assign(blocks + 1, 0), nreg_.assign(blocks + 1, 0), empty_.assign(blocks + 1, 0), sw_.assign(blocks + 1, 0);
+  is_empty_.assign(blocks, 0);
+  const uint8_t* p = sel_.data();
+  for (size_t b = 0; b < blocks; ++b) {
+    uint64_t w0, w1;  // bytes are 0 / 1: a popcount counts them
+    std::memcpy(&w0, p + 16 * b, 8), std::memcpy(&w1, p + 16 * b + 8, 8);
+    const uint32_t c = static_cast<uint32_t>(__builtin_popcountll(w0) + __builtin_popcountll(w1));
+    const uint32_t r = ((w0 & 0xffffffffu) != 0) + ((w0 >> 32) != 0) + ((w1 & 0xffffffffu) != 0) + ((w1 >> 32) != 0);
+    cnt_[b + 1] = cnt_[b] + c;
+    nreg_[b + 1] = nreg_[b] + r;
+    is_empty_[b] = c == 0;
+    empty_[b + 1] = empty_[b] + (c == 0);
+    sw_[b + 1] = sw_[b] + (b > 0 && is_empty_[b] != is_empty_[b - 1]);
+  }
+}
+
+size_t Summary::count(size_t b, size_t e) const {
+  e = std::min(e, sel_.size());
+  if (b >= e) return 0;
+  const size_t B = (b + 15) / 16, E = e / 16;
+  if (B >= E) {
+    size_t c = 0;
+    for (size_t i = b; i < e; ++i) c += sel_[i];
+    return c;
+  }
+  size_t c = cnt_[E] - cnt_[B];
+  for (size_t i = b; i < 16 * B; ++i) c += sel_[i];
+  for (size_t i = 16 * E; i < e; ++i) c += sel_[i];
+  return c;
+}
+
+SpanStats Summary::stats(size_t b, size_t e) const {
+  e = std::min(e, sel_.size());
+  if (b >= e) return SpanStats{};
+  if (b % 16) return span_stats(std::span<const uint8_t>(sel_).subspan(b, e - b));
+  SpanStats st;
+  st.len = e - b;
+  st.body = st.len & ~size_t{15};
+  st.registers = st.body / 4;
+  st.blocks = st.body / 16;
+  st.tail = st.len - st.body;
+  const size_t B0 = b / 16, B1 = B0 + st.blocks;
+  st.selected = cnt_[B1] - cnt_[B0];
+  st.nonempty_registers = nreg_[B1] - nreg_[B0];
+  st.empty_blocks = empty_[B1] - empty_[B0];
+  // The first block is compared with "non-empty", the others with their predecessor.
+  st.switches = st.blocks ? static_cast<size_t>(is_empty_[B0]) + (sw_[B1] - sw_[B0 + 1]) : 0;
+  for (size_t i = b + st.body; i < e; ++i) st.tail_selected += sel_[i];
+  return st;
+}
+
+// --- simulate -----------------------------------------------------------------------------------------------
+
+namespace {
+
+// The pilots' rules, restated from the article (not from kernels/pilot.h).
+struct Sim {
+  const Summary& s;
+  const PilotOptions& o;
+  Trace& out;
+  double dmax;
+  long long hi, xlo, lo;
+  size_t n;
+
+  void run(size_t b, size_t e, Strategy st) {
+    if (b < e) out.runs.push_back(Run{b, e, st});
+  }
+  size_t count_run(size_t b, size_t e, Strategy st) {
+    run(b, e, st);
+    return s.count(b, e);
+  }
+  long long probe(TileDecision& d) {
+    const size_t size = d.end - d.begin, len = std::min(o.probe, size);
+    const size_t c = s.count(d.begin, d.begin + len);
+    d.source = CountSource::probe;
+    d.count = static_cast<long long>(len == o.probe ? c : c * o.probe / len);
+    return d.count;
+  }
+  void blend_branch(const TileDecision& d, long long cnt) {
+    run(d.begin, d.end, cnt < xlo ? Strategy::blend_skip : Strategy::blend);
+  }
+  size_t below_hi(const TileDecision& d, long long cnt) {
+    const Strategy st = cnt < xlo ? Strategy::compact_skip : cnt < lo ? Strategy::compact : Strategy::detour;
+    return count_run(d.begin, d.end, st);
+  }
+  // Verified blend over the tile; returns the tile-relative end of what it blended; rest = the detour's count.
+  size_t verified(TileDecision& d, size_t* rest) {
+    const size_t size = d.end - d.begin;
+    const size_t blocks = o.verify_blocks;
+    const size_t len = size / blocks ? size / blocks : size, nb = size / blocks ? blocks : 1;
+    size_t did = size;
+    for (size_t k = 0; k < nb; ++k) {
+      const size_t b = k * len, e = k + 1 == nb ? size : b + len;
+      const size_t cur = s.count(d.begin + b, d.begin + e);
+      if (e < size && static_cast<double>(cur) / static_cast<double>(e - b) < o.bail * dmax) {
+        did = e;
+        break;
+      }
+    }
+    run(d.begin, d.begin + did, Strategy::blend_verified);
+    *rest = 0;
+    if (did < size) {
+      d.bail = d.begin + did;
+      *rest = count_run(d.begin + did, d.end, Strategy::detour);
+    }
+    return did;
+  }
+};
+
+}  // namespace
+
+void simulate(Kernel pilot, const Summary& s, const PilotOptions& o, Trace& out) {
+  if (const std::string err = o.validate(); !err.empty()) throw std::invalid_argument("maskapply: " + err);
+  if (!o.d_max) throw std::invalid_argument("maskapply hunt: simulate needs an injected d_max");
+  if (pilot < Kernel::pilot_v1) throw std::invalid_argument("maskapply hunt: not a pilot");
+  out.clear();
+  const double dm = *o.d_max;
+  const double p = static_cast<double>(o.probe);
+  const auto conv = [&](double x) { return static_cast<long long>(std::min(2.0, std::max(-2.0, x)) * p); };
+  Sim sim{s, o, out, dm, conv(dm), conv(o.xlo), conv(o.lo), s.size()};
+  const size_t n = s.size();
+  const size_t region = std::min(n, o.calib_blocks * o.calib_len);
+  size_t index = 0;
+  const auto fresh = [&](size_t b, size_t e) {
+    TileDecision d;
+    d.index = index++, d.begin = b, d.end = e, d.hi = sim.hi, d.xlo = sim.xlo, d.lo = sim.lo, d.d_max = dm;
+    return d;
+  };
+  for (size_t i = 0; i < region; i += o.calib_len) {
+    TileDecision d = fresh(i, std::min(i + o.calib_len, region));
+    d.source = CountSource::calibration;
+    sim.run(d.begin, d.end, Strategy::blend);
+    out.tiles.push_back(d);
+  }
+  size_t distrust = 0;
+  long long prev = 0;
+  const auto scaled = [&](size_t c, size_t len) { return static_cast<long long>(c * o.probe / len); };
+  for (size_t i = region; i < n; i += o.tile) {
+    TileDecision d = fresh(i, std::min(i + o.tile, n));
+    const size_t size = d.end - d.begin;
+    size_t rest = 0;
+    switch (pilot) {
+      case Kernel::pilot_v1: sim.run(d.begin, d.end, dm < 0 ? Strategy::blend : Strategy::detour); break;
+      case Kernel::pilot_v2: {
+        const long long c = sim.probe(d);
+        if (c > sim.hi) sim.blend_branch(d, c);
+        else sim.run(d.begin, d.end, c < sim.xlo ? Strategy::detour_skip : Strategy::detour);
+        break;
+      }
+      case Kernel::pilot_v3: {
+        const long long c = sim.probe(d);
+        if (c > sim.hi) sim.blend_branch(d, c);
+        else sim.below_hi(d, c);
+        break;
+      }
+      case Kernel::pilot_v3_5: {
+        const long long c = sim.probe(d);
+        if (c > sim.hi) {
+          if (sim.hi < 0) sim.blend_branch(d, c);
+          else sim.verified(d, &rest);
+        } else {
+          sim.below_hi(d, c);
+        }
+        break;
+      }
+      default: {  // pilot_v4
+        if (distrust) --distrust;
+        long long c;
+        if (distrust) {
+          c = d.count = prev;
+          d.source = CountSource::previous;
+        } else {
+          c = sim.probe(d);
+        }
+        if (c > sim.hi) {
+          if (sim.hi < 0) {
+            sim.blend_branch(d, c);
+          } else if (distrust == 0) {
+            const size_t did = sim.verified(d, &rest);
+            if (did < size) distrust = o.distrust, prev = scaled(rest, size - did);
+          } else {
+            prev = scaled(sim.count_run(d.begin, d.end, Strategy::detour), size);
+          }
+        } else {
+          prev = scaled(sim.below_hi(d, c), size);
+        }
+        d.distrust = distrust;
+      }
+    }
+    out.tiles.push_back(d);
+  }
+}
+
+// --- Mechanism and Scorer -----------------------------------------------------------------------------------
+
+std::string Mechanism::key() const {
+  std::string k = std::string(name(source)) + ":" + runs;
+  if (bail_block) k += "@" + std::to_string(bail_block);
+  return k + ">" + std::string(name(oracle));
+}
+
+std::string Mechanism::words() const {
+  std::string w;
+  if (source == CountSource::previous)
+    w = "not trusting the probe (after a bail-out), judged by the previous tile's count, ";
+  else if (source == CountSource::probe)
+    w = "judged by the probe, ";
+  else
+    w = "without a probe, ";
+  w += "it ran " + runs;
+  if (bail_block) w += " (the verified blend bailed after block " + std::to_string(bail_block) + ")";
+  w += " where " + std::string(name(oracle)) + " was cheapest";
+  return w;
+}
+
+Scorer::Scorer(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o)
+    : pilot_(pilot), f_(f), m_(m), o_(o.d_max ? o : model_options(m, f, o)) {}
+
+Score Scorer::score(const Summary& s) {
+  simulate(pilot_, s, o_, trace_);
+  return score_trace(s, trace_);
+}
+
+Score Scorer::score_trace(const Summary& s, const Trace& t) const {
+  // As regret.h's model_regret: runs charged to the tile holding their first element, in trace order, each
+  // costed by BlockCosts; the probe added after the runs; the calibration tiles left out; the oracle over the
+  // blocks of the decided region.
+  Score out;
+  const size_t n = s.size();
+  bool aligned = true;
+  size_t decided_begin = 0;
+  for (const TileDecision& d : t.tiles)
+    if (d.source == CountSource::calibration) decided_begin = std::max(decided_begin, std::min(d.end, n));
+  for (const Run& r : t.runs) aligned = aligned && BlockCosts::aligned(std::min(r.begin, n), n) &&
+                                        BlockCosts::aligned(std::min(r.end, n), n);
+  for (const TileDecision& d : t.tiles) aligned = aligned && BlockCosts::aligned(std::min(d.begin, n), n) &&
+                                                  BlockCosts::aligned(std::min(d.end, n), n);
+  const BlockCosts& bc = s.costs();
+  std::optional<Regret> slow;
+  if (!aligned || decided_begin % 16) slow = model_regret(t, s.selection(), m_, f_, o_);
+  std::array<double, kOracleStrategies.size()> fixed{};
+  size_t r = 0, decided = 0, slow_tile = 0;
+  double best_excess = -std::numeric_limits<double>::infinity();
+  std::vector<std::string> keys;
+  for (size_t k = 0; k < t.tiles.size(); ++k) {
+    const TileDecision& d = t.tiles[k];
+    const size_t next = k + 1 < t.tiles.size() ? t.tiles[k + 1].begin : std::numeric_limits<size_t>::max();
+    double pilot = 0;
+    std::string runs;
+    for (; r < t.runs.size() && t.runs[r].begin < next; ++r) {
+      const size_t rb = std::min(t.runs[r].begin, n), re = std::min(t.runs[r].end, n);
+      if (!slow && rb < re) pilot += bc.run_cost(m_, f_, t.runs[r].strategy, rb, re, false);
+      runs += (runs.empty() ? "" : "+") + std::string(name(t.runs[r].strategy));
+    }
+    const size_t begin = std::min(d.begin, n), end = std::min(d.end, n);
+    if (begin >= end || d.source == CountSource::calibration) continue;
+    std::array<double, kOracleStrategies.size()> c{};
+    size_t best = 0;
+    if (slow) {
+      const TileCost& tc = slow->per_tile[slow_tile++];
+      pilot = tc.pilot, c = tc.cost, best = tc.best;
+    } else {
+      if (d.source == CountSource::probe) pilot += probe_cost(m_, std::min(o_.probe, end - begin));
+      for (size_t j = 0; j < kOracleStrategies.size(); ++j) {
+        c[j] = bc.run_cost(m_, f_, kOracleStrategies[j], begin, end, false);
+        fixed[j] += c[j];
+        if (c[j] < c[best]) best = j;
+      }
+      out.pilot_cost += pilot;
+    }
+    Mechanism m;
+    m.tile = decided++;
+    m.source = d.source;
+    m.runs = runs;
+    m.distrust = d.source == CountSource::previous;
+    if (d.bail != kNoBail) {
+      const size_t size = d.end - d.begin, blocks = o_.verify_blocks;
+      const size_t len = size / blocks ? size / blocks : size;
+      m.bail_block = (d.bail - d.begin) / len;
+    }
+    m.oracle = kOracleStrategies[best];
+    m.excess = pilot - c[best];
+    if (m.excess > 0.01 * c[best]) keys.push_back(m.key());
+    if (m.excess > best_excess) best_excess = m.excess, out.mechanism = m;
+  }
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  if (slow) {
+    out.pilot_cost = slow->pilot_cost, out.oracle_cost = slow->oracle_cost;
+    out.regret = slow->vs_oracle, out.vs_fixed = slow->vs_fixed;
+  } else {
+    if (decided_begin < n)
+      out.oracle_cost = oracle_cost(s.blocks().subspan(std::min(decided_begin / 16, s.blocks().size())), m_, f_, o_,
+                                    decided_begin);
+    out.regret = decided ? ratio(out.pilot_cost, out.oracle_cost) : nan;
+    out.vs_fixed = decided ? ratio(out.pilot_cost, *std::min_element(fixed.begin(), fixed.end())) : nan;
+  }
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  for (const std::string& k : keys) out.signature += (out.signature.empty() ? "" : " ") + k;
+  return out;
+}
+
+}  // namespace maskapply::gen::hunt

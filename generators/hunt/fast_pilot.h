@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+// Fast, exact pilots for the hunt: a pilot's decisions depend only on counts of selected elements (the probe
+// window, the verified blend's blocks, the previous tile's count, the calibration length), and the cost model
+// only on per-span statistics, so both come from a per-16-element-block summary of the selection with prefix
+// sums, without any float data or kernel. simulate() writes the same Trace the traced kernel writes (a property,
+// generators/tests/fast_pilot_prop.cpp, proves it on random patterns, options, d_max and f); Scorer turns it
+// into the model regret and the mechanism of the costliest tile.
+//
+// This is a second, independent copy of the pilots' rules (kernels/pilot.h): it shares no code with them, so
+// a change to a pilot shows up as a failing equality property rather than silently in both.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cost_model.h"
+#include "pattern.h"
+#include "pilot.h"
+#include "registry.h"
+#include "regret.h"
+#include "trace.h"
+
+namespace maskapply::gen::hunt {
+
+// A selection with its per-block prefix sums (blocks of 16 elements from element 0). count() and stats() of
+// a span are O(1) when the span starts on a multiple of 16, else they read the selection itself.
+class Summary {
+ public:
+  Summary() = default;
+  explicit Summary(std::span<const uint8_t> sel) { assign(sel); }
+  // The selection (any nonzero byte is selected); keeps the buffers' capacity for the next assign.
+  void assign(std::span<const uint8_t> sel);
+  // The selection of pattern p over [0, n), built per period rather than per element when p has no random
+  // segment (equal to gen::selection(p, n); a unit test checks it).
+  void assign(const Pattern& p, size_t n);
+
+  size_t size() const { return sel_.size(); }
+  std::span<const uint8_t> selection() const { return sel_; }
+  // Selected elements in [b, e).
+  size_t count(size_t b, size_t e) const;
+  // gen::span_stats of [b, e).
+  SpanStats stats(size_t b, size_t e) const;
+  // The selection as regret.h's block summaries and their prefix costs (what the sound oracle reads).
+  std::span<const BlockSummary> blocks() const { return blocks_; }
+  const BlockCosts& costs() const { return *costs_; }
+
+ private:
+  void build();
+  std::vector<uint8_t> sel_, period_;
+  // Prefix sums over whole blocks: [k] is the sum over blocks [0, k).
+  std::vector<uint32_t> cnt_, nreg_, empty_, sw_;
+  std::vector<uint8_t> is_empty_;
+  std::vector<BlockSummary> blocks_;
+  std::optional<BlockCosts> costs_;
+};
+
+// The pilot's trace on a selection, with o.d_max injected (std::invalid_argument when o is invalid or d_max is
+// not set, as the pilots). pilot must be one of pilot_v1 .. pilot_v4. out is cleared first (its capacity kept).
+void simulate(Kernel pilot, const Summary& s, const PilotOptions& o, Trace& out);
+
+// What happened in one tile, in the terms the search keeps diversity by.
+struct Mechanism {
+  size_t tile = 0;                        // index among decided tiles (0 = first after calibration)
+  CountSource source = CountSource::none; // what the decision read
+  std::string runs;                       // the strategies run in the tile, e.g. "blend_verified+detour"
+  size_t bail_block = 0;                  // 1-based verify block after which the verified blend bailed; 0: none
+  Strategy oracle = Strategy::blend;      // the cheapest single strategy for the whole tile
+  bool distrust = false;                  // v4 was not trusting the probe in this tile (source previous)
+  double excess = 0;                      // pilot cost - that strategy's cost in the tile, ns
+  std::string key() const;                // compact, for deduplication: "probe:blend_verified+detour@2>compact_skip"
+  std::string words() const;              // a sentence
+};
+
+struct Score {
+  double regret = 0;      // pilot / oracle: regret.h's vs_oracle (the block DP oracle); NaN when no tile decided
+  double vs_fixed = 0;
+  double pilot_cost = 0, oracle_cost = 0;
+  Mechanism mechanism;    // of the tile with the largest excess
+  std::string signature;  // the sorted set of tile mechanisms' keys (how the whole array fools the pilot)
+};
+
+// Scores selections for one pilot, f, model and options (d_max injected from the model when o has none).
+// The one place that decides what "regret" means for the hunt: regret.h's vs_oracle, the pilot's cost over
+// the decided tiles against the clairvoyant block-level oracle (oracle_cost), both from the block summaries.
+// Runs or a calibration region off the 16-element grid (odd options only) go through model_regret itself.
+class Scorer {
+ public:
+  Scorer(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o = {});
+  Score score(const Summary& s);
+  // The same regret from a Trace the caller supplies (the traced kernel's, in tests).
+  Score score_trace(const Summary& s, const Trace& t) const;
+  const PilotOptions& options() const { return o_; }
+  Kernel pilot() const { return pilot_; }
+  Fn f() const { return f_; }
+  const CostModel& model() const { return m_; }
+
+ private:
+  Kernel pilot_;
+  Fn f_;
+  CostModel m_;
+  PilotOptions o_;
+  Trace trace_;
+};
+
+// The pilots the hunt knows, in order.
+inline constexpr std::array<Kernel, 5> kPilots{Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3,
+                                               Kernel::pilot_v3_5, Kernel::pilot_v4};
+
+}  // namespace maskapply::gen::hunt

@@ -1,0 +1,555 @@
+// SPDX-License-Identifier: MIT
+#include "search.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <set>
+
+namespace maskapply::gen::hunt {
+
+namespace {
+
+using Segs = std::vector<Segment>;
+
+// Counter-based random numbers from the seed (gen::mix): the same sequence on every platform.
+struct Rng {
+  uint64_t seed, n = 0;
+  uint64_t next() { return mix(seed, ++n, 0x68756e74); }
+  size_t below(size_t k) { return k ? static_cast<size_t>(next() % k) : 0; }
+  double unit() { return static_cast<double>(next() >> 11) * 0x1p-53; }
+};
+
+Segment reg(uint64_t len, double d) {
+  Segment s;
+  s.kind = Segment::Kind::regular, s.length = len, s.density = std::clamp(d, 0.0, 1.0);
+  return s;
+}
+// A regular segment of len elements with exactly c selected (floor(len * d) = c).
+Segment exact(uint64_t len, uint64_t c) {
+  return reg(len, c >= len ? 1.0 : (static_cast<double>(c) + 0.5) / static_cast<double>(len));
+}
+
+Pattern make(uint64_t period, Segs segs, uint64_t phase = 0) {
+  Pattern p;
+  p.period = period, p.phase = phase, p.segments = std::move(segs), p.length = kHuntN;
+  return p;
+}
+
+uint64_t fixed_sum(const Pattern& p) {
+  uint64_t s = 0;
+  for (const Segment& g : p.segments)
+    if (!g.rest) s += g.length;
+  return s;
+}
+
+// Makes p acceptable to the parser: no empty segment, at most one rest, fixed lengths within the period,
+// phase below the period, the seed only with random segments.
+void tidy(Pattern& p) {
+  std::erase_if(p.segments, [](const Segment& s) { return !s.rest && s.kind != Segment::Kind::bits && s.length == 0; });
+  bool rest = false;
+  for (Segment& s : p.segments) {
+    if (s.rest && rest) s.rest = false, s.length = 1;
+    rest = rest || s.rest;
+    s.density = std::clamp(s.density, 0.0, 1.0);
+  }
+  if (p.segments.empty()) p.segments.push_back(reg(1, 0)), p.segments.back().rest = true;
+  if (p.period == 0) p.period = 1;
+  uint64_t sum = fixed_sum(p);
+  while (sum > p.period) {  // trim from the end
+    for (size_t i = p.segments.size(); i-- > 0;) {
+      Segment& s = p.segments[i];
+      if (s.rest || s.kind == Segment::Kind::bits) continue;
+      const uint64_t cut = std::min(s.length - 1, sum - p.period);
+      s.length -= cut, sum -= cut;
+      if (sum <= p.period) break;
+    }
+    if (sum > p.period) p.period = sum;
+  }
+  if (!rest && sum < p.period) p.period = sum;
+  if (p.phase >= p.period) p.phase %= p.period;
+  if (std::none_of(p.segments.begin(), p.segments.end(),
+                   [](const Segment& s) { return s.kind == Segment::Kind::random; }))
+    p.seed = 0;
+}
+
+Pattern tiles(const std::vector<Segs>& seq, uint64_t tile) {
+  Segs all;
+  for (const Segs& t : seq) all.insert(all.end(), t.begin(), t.end());
+  return make(tile * seq.size(), all);
+}
+
+struct Context {
+  uint64_t tile, probe, vlen, vb;
+  double threshold;  // bail * d_max: a verify block below this density makes the verified blend bail
+  long long hi, lo, xlo;
+};
+
+Context context(const PilotOptions& o) {
+  Context c;
+  c.tile = o.tile, c.probe = o.probe, c.vb = o.verify_blocks;
+  c.vlen = o.tile / o.verify_blocks ? o.tile / o.verify_blocks : o.tile;
+  const double dm = o.d_max.value_or(0);
+  c.threshold = o.bail * dm;
+  const auto conv = [&](double x) {
+    return static_cast<long long>(std::clamp(x, -2.0, 2.0) * static_cast<double>(o.probe));
+  };
+  c.hi = conv(dm), c.lo = conv(o.lo), c.xlo = conv(o.xlo);
+  return c;
+}
+
+// Probe counts that put the pilot in each branch, clamped to [0, probe].
+std::vector<uint64_t> branch_counts(const Context& c) {
+  std::set<long long> s{0, c.xlo - 1, c.xlo, c.lo - 1, c.lo, c.hi, c.hi + 1, (c.xlo + c.lo) / 2, (c.lo + c.hi) / 2,
+                        static_cast<long long>(c.probe)};
+  std::vector<uint64_t> out;
+  for (long long v : s) out.push_back(static_cast<uint64_t>(std::clamp<long long>(v, 0, static_cast<long long>(c.probe))));
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+bool better(const Score& a, const Score& b) { return a.regret > b.regret || (!(b.regret == b.regret) && a.regret == a.regret); }
+
+}  // namespace
+
+// --- seeds --------------------------------------------------------------------------------------------------
+
+std::vector<std::pair<Pattern, std::string>> threshold_seeds(const PilotOptions& o) {
+  const Context c = context(o);
+  std::vector<std::pair<Pattern, std::string>> out;
+  const auto add = [&](Pattern p, std::string why) {
+    tidy(p);
+    out.emplace_back(std::move(p), std::move(why));
+  };
+  const uint64_t T = c.tile, P = std::min(c.probe, T);
+  // The probe count at each threshold, the rest of the tile empty, full, one per block, one per register.
+  for (uint64_t k : branch_counts(c)) {
+    for (double rest : {0.0, 1.0, 1.0 / 16, 0.25}) {
+      const std::string why = "probe count " + std::to_string(k) + ", rest " + std::to_string(rest);
+      add(make(T, {exact(P, k), reg(T - P, rest)}), why + " (spread)");
+      if (k > 0 && k < P) add(make(T, {reg(k, 1), reg(P - k, 0), reg(T - P, rest)}), why + " (packed)");
+    }
+  }
+  // Verify blocks: the first k just above bail * d_max, the next just below, the rest full or empty.
+  const uint64_t above = std::min<uint64_t>(c.vlen, static_cast<uint64_t>(std::floor(c.threshold * c.vlen)) + 1);
+  const uint64_t below = static_cast<uint64_t>(std::max(0.0, std::ceil(c.threshold * c.vlen) - 1));
+  for (uint64_t k = 0; k < c.vb && P <= c.vlen; ++k) {
+    for (double rest : {0.0, 1.0}) {
+      Segs s{reg(P, 1.0)};
+      for (uint64_t b = 0; b < c.vb && (b + 1) * c.vlen <= T; ++b) {
+        const uint64_t len = b == 0 ? c.vlen - std::min(c.vlen, P) : c.vlen;
+        const uint64_t need = b < k ? above : b == k ? below : static_cast<uint64_t>(rest * len);
+        const uint64_t have = b == 0 ? std::min(c.vlen, P) : 0;
+        if (len) s.push_back(exact(len, need > have ? std::min(len, need - have) : 0));
+      }
+      s.push_back(reg(0, 0)), s.back().rest = true;
+      add(make(T, s), "verify blocks above bail*d_max up to block " + std::to_string(k) + ", then below");
+    }
+  }
+  // A sentinel: only the last (or first) element of the tile.
+  add(make(T, {reg(T - 1, 0), reg(1, 1)}), "last-element sentinel");
+  add(make(T, {reg(1, 1), reg(T - 1, 0)}), "first-element sentinel");
+  // The calibration region dense or empty, the rest the other way.
+  if (o.calib_blocks * o.calib_len < kHuntN)
+  add(make(kHuntN, {reg(o.calib_blocks * o.calib_len, 1), reg(kHuntN - o.calib_blocks * o.calib_len, 0)}),
+      "calibration dense");
+  if (o.calib_blocks * o.calib_len < kHuntN)
+  add(make(kHuntN, {reg(o.calib_blocks * o.calib_len, 0), reg(kHuntN - o.calib_blocks * o.calib_len, 1)}),
+      "calibration empty");
+  // v4's distrust window: a tile that bails, then distrust (+1, +2) tiles of one kind.
+  for (uint64_t k : {o.distrust, o.distrust + 1, o.distrust + 2}) {
+    for (double rest : {1.0, 0.25, 1.0 / 16, 0.0}) {
+      Segs s{reg(P, 1.0), reg(T - P, 0), reg(T * (k - 1 ? k - 1 : 1), rest)};
+      add(make(T * std::max<uint64_t>(k, 2), s), "distrust window " + std::to_string(k) + " tiles");
+    }
+  }
+  return out;
+}
+
+// --- the adversary ------------------------------------------------------------------------------------------
+
+namespace {
+
+// A tile as regions (boundaries at the probe end and the verify blocks) with a count of selected elements each.
+struct TileShape {
+  std::vector<uint64_t> bounds;  // region r is [bounds[r], bounds[r+1])
+  std::vector<double> dens;      // per region
+  bool packed = false;           // the probe's count at its start (else evenly spread)
+  size_t probe_regions = 0;      // regions inside the probe
+
+  Segs segs() const {
+    Segs s;
+    for (size_t r = 0; r + 1 < bounds.size(); ++r) {
+      const uint64_t len = bounds[r + 1] - bounds[r];
+      if (r < probe_regions && packed) {
+        const uint64_t c = static_cast<uint64_t>(std::floor(dens[r] * static_cast<double>(len)));
+        if (c) s.push_back(reg(c, 1));
+        if (len - c) s.push_back(reg(len - c, 0));
+      } else {
+        s.push_back(reg(len, dens[r]));
+      }
+    }
+    return s;
+  }
+};
+
+TileShape shape_for(const Context& c) {
+  TileShape t;
+  std::set<uint64_t> b{0, std::min(c.probe, c.tile), c.tile};
+  for (uint64_t k = 1; k < c.vb; ++k)
+    if (k * c.vlen < c.tile) b.insert(k * c.vlen);
+  t.bounds.assign(b.begin(), b.end());
+  t.dens.assign(t.bounds.size() - 1, 0.0);
+  for (size_t r = 0; r + 1 < t.bounds.size(); ++r)
+    if (t.bounds[r + 1] <= c.probe) t.probe_regions = r + 1;
+  return t;
+}
+
+}  // namespace
+
+std::vector<Find> adversary(Evaluator& ev, uint64_t seed) {
+  const PilotOptions& o = ev.scorer().options();
+  const Context c = context(o);
+  (void)seed;  // the adversary is exhaustive over its menus: no random choice
+  std::map<std::string, Find> best;  // by the worst tile's mechanism
+  std::map<std::string, Segs> tile_of;
+  const auto keep = [&](const Find& f, const Segs& tile) {
+    const std::string k = f.score.mechanism.key();
+    auto it = best.find(k);
+    if (it == best.end() || better(f.score, it->second.score)) best[k] = f, tile_of[k] = tile;
+  };
+  const double th = c.threshold, v = static_cast<double>(c.vlen);
+  const std::vector<double> menu{0.0, 1.0 / 64, 1.0 / 16, 0.25, 0.5, 0.75, 1.0,
+                                 std::clamp(th + 1.0 / v, 0.0, 1.0), std::clamp(th - 1.0 / v, 0.0, 1.0)};
+  const TileShape base = shape_for(c);
+  const size_t regions = base.dens.size();
+  // Every tile tried is offered to its mechanism's cell, so a branch that a later step leaves is still kept.
+  std::string why;
+  const auto score_tile = [&](const TileShape& t) {
+    const Segs segs = t.segs();
+    Find f{make(c.tile, segs), ev(make(c.tile, segs)), why, 0};
+    keep(f, segs);
+    return f.score;
+  };
+  const bool reads_verify = ev.scorer().pilot() == Kernel::pilot_v3_5 || ev.scorer().pilot() == Kernel::pilot_v4;
+  for (uint64_t k : branch_counts(c)) {
+    for (bool packed : {false, true}) {
+      // Starting fills: all empty, all full, and "bail after verify block b" for each b.
+      why = "adversary: probe count " + std::to_string(k) + (packed ? " packed" : "");
+      std::vector<std::vector<double>> starts{std::vector<double>(regions, 0.0), std::vector<double>(regions, 1.0),
+                                              std::vector<double>(regions, 1.0 / 16)};
+      // Only a probe count above hi makes the pilot read the verify blocks: only then steer each of them.
+      for (size_t b = 0; reads_verify && static_cast<long long>(k) > c.hi && b < regions; ++b) {
+        std::vector<double> s(regions, 1.0);
+        for (size_t r = 0; r < regions; ++r) s[r] = r < b ? std::clamp(th + 1.0 / v, 0.0, 1.0) : r == b ? 0.0 : 1.0;
+        starts.push_back(s);
+      }
+      for (const std::vector<double>& s0 : starts) {
+        TileShape t = base;
+        t.packed = packed;
+        t.dens = s0;
+        // What the pilot reads first: the probe's count.
+        for (size_t r = 0; r < t.probe_regions; ++r)
+          t.dens[r] = k >= c.probe ? 1.0 : (static_cast<double>(k) + 0.5) / static_cast<double>(c.probe);
+        Score s = score_tile(t);
+        // Then everything else, one region at a time, to the density that hurts most (one pass).
+        for (int pass = 0; pass < 1; ++pass) {
+          bool moved = false;
+          for (size_t r = t.probe_regions; r < regions; ++r) {
+            for (double d : menu) {
+              if (d == t.dens[r]) continue;
+              TileShape u = t;
+              u.dens[r] = d;
+              const Score su = score_tile(u);
+              if (su.regret > s.regret) t = u, s = su, moved = true;
+            }
+          }
+          if (!moved) break;
+        }
+      }
+    }
+  }
+  if (ev.scorer().pilot() == Kernel::pilot_v4) {
+    // Tile sequences over v4's state. The library: the best tile of each branch, simple tiles, bait tiles.
+    std::vector<Segs> lib;
+    {  // the 6 worst tiles of distinct mechanisms
+      std::vector<std::pair<double, std::string>> order;
+      for (const auto& [k, f] : best) order.emplace_back(-f.score.regret, k);
+      std::sort(order.begin(), order.end());
+      for (size_t i = 0; i < order.size() && i < 6; ++i) lib.push_back(tile_of[order[i].second]);
+    }
+    for (double d : {0.0, 1.0, 0.25, 1.0 / 16}) lib.push_back({reg(c.tile, d)});
+    // Bait tiles: the probe and the verify blocks before b full, block b empty (the verified blend bails
+    // after it), the rest full or empty.
+    for (size_t b = base.probe_regions; b < regions; ++b)
+      for (double rest : {1.0}) {
+        TileShape t = base;
+        for (size_t r = 0; r < regions; ++r) t.dens[r] = r < b ? 1.0 : r == b ? 0.0 : rest;
+        lib.push_back(t.segs());
+      }
+    std::vector<std::pair<Score, std::vector<size_t>>> seqs;
+    const size_t kmax = std::min<size_t>(o.distrust + 2, (kHuntN - 2 * c.tile) / c.tile);
+    for (size_t a = 0; a < lib.size(); ++a)
+      for (size_t b = 0; b < lib.size(); ++b)
+        for (size_t k = 2; k <= kmax; ++k) {
+          std::vector<size_t> seq(k, b);
+          seq[0] = a;
+          std::vector<Segs> ts;
+          for (size_t i : seq) ts.push_back(lib[i]);
+          const Score s = ev(tiles(ts, c.tile));
+          seqs.emplace_back(s, seq);
+        }
+    std::sort(seqs.begin(), seqs.end(), [](const auto& x, const auto& y) { return better(x.first, y.first); });
+    // Coordinate descent over the positions of the best few sequences.
+    for (size_t top = 0; top < std::min<size_t>(4, seqs.size()); ++top) {
+      auto [s, seq] = seqs[top];
+      for (int pass = 0; pass < 2; ++pass) {
+        bool moved = false;
+        for (size_t i = 0; i < seq.size(); ++i)
+          for (size_t l = 0; l < lib.size(); ++l) {
+            if (seq[i] == l) continue;
+            std::vector<size_t> u = seq;
+            u[i] = l;
+            std::vector<Segs> ts;
+            for (size_t j : u) ts.push_back(lib[j]);
+            const Score su = ev(tiles(ts, c.tile));
+            if (su.regret > s.regret) s = su, seq = u, moved = true;
+          }
+        if (!moved) break;
+      }
+      std::vector<Segs> ts;
+      for (size_t j : seq) ts.push_back(lib[j]);
+      Find f{tiles(ts, c.tile), s, "adversary: v4 sequence of " + std::to_string(seq.size()) + " tiles", 0};
+      keep(f, {});
+    }
+  }
+  std::vector<Find> out;
+  for (auto& [k, f] : best) {
+    tidy(f.pattern);
+    out.push_back(f);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Find& a, const Find& b) { return better(a.score, b.score); });
+  return out;
+}
+
+// --- shrinking ----------------------------------------------------------------------------------------------
+
+Find shrink(Evaluator& ev, const Find& start, double keep) {
+  const double bar = keep * start.score.regret;
+  Find cur = start;
+  cur.unshrunk = start.unshrunk ? start.unshrunk : start.score.regret;
+  const auto attempt = [&](Pattern p) {
+    tidy(p);
+    if (p == cur.pattern) return false;
+    const Score s = ev(p);
+    if (!(s.regret >= bar)) return false;
+    cur.pattern = std::move(p), cur.score = s;
+    return true;
+  };
+  for (int pass = 0; pass < 4; ++pass) {
+    bool changed = false;
+    // No phase; random segments regular; drop the seed.
+    if (cur.pattern.phase) { Pattern p = cur.pattern; p.phase = 0; changed |= attempt(p); }
+    for (size_t i = 0; i < cur.pattern.segments.size(); ++i)
+      if (cur.pattern.segments[i].kind == Segment::Kind::random) {
+        Pattern p = cur.pattern;
+        p.segments[i].kind = Segment::Kind::regular;
+        changed |= attempt(p);
+      }
+    // Fewer segments: drop one (its length goes to a neighbour), or merge two neighbours.
+    for (size_t i = 0; i < cur.pattern.segments.size() && cur.pattern.segments.size() > 1; ++i) {
+      for (int side : {-1, 1}) {
+        Pattern p = cur.pattern;
+        const long j = static_cast<long>(i) + side;
+        if (j < 0 || j >= static_cast<long>(p.segments.size())) continue;
+        Segment& n = p.segments[static_cast<size_t>(j)];
+        if (!p.segments[i].rest && !n.rest) n.length += p.segments[i].length;
+        if (p.segments[i].rest) n.rest = true, n.length = 0;
+        p.segments.erase(p.segments.begin() + static_cast<long>(i));
+        if (attempt(p)) { changed = true; break; }
+      }
+    }
+    // A trailing segment becomes `rest`.
+    if (!cur.pattern.segments.empty() &&
+        std::none_of(cur.pattern.segments.begin(), cur.pattern.segments.end(), [](const Segment& s) { return s.rest; })) {
+      Pattern p = cur.pattern;
+      p.segments.back().rest = true, p.segments.back().length = 0;
+      changed |= attempt(p);
+    }
+    // Round lengths (coarsest first) and densities.
+    for (size_t i = 0; i < cur.pattern.segments.size(); ++i) {
+      const Segment s = cur.pattern.segments[i];
+      if (s.kind == Segment::Kind::bits) continue;
+      if (!s.rest)
+        for (uint64_t unit : {4096, 1024, 256, 64, 16, 8, 4}) {
+          if (s.length % unit == 0) break;
+          const uint64_t r = std::max<uint64_t>(unit, (s.length + unit / 2) / unit * unit);
+          Pattern p = cur.pattern;
+          p.segments[i].length = r;
+          if (r > s.length) p.period += 0;  // tidy trims or the period holds it
+          if (attempt(p)) { changed = true; break; }
+        }
+      const double d = cur.pattern.segments[i].density;
+      for (double q : {1.0, 2.0, 4.0, 10.0, 16.0, 100.0, 256.0, 1000.0}) {
+        const double r = std::round(d * q) / q;
+        if (r == d) break;
+        Pattern p = cur.pattern;
+        p.segments[i].density = r;
+        if (attempt(p)) { changed = true; break; }
+      }
+    }
+    if (!changed) break;
+  }
+  return cur;
+}
+
+// --- the hunt -----------------------------------------------------------------------------------------------
+
+namespace {
+
+const std::vector<double> kDensityMenu{0.0, 1.0 / 64, 1.0 / 16, 0.125, 0.25, 0.5, 0.75, 1.0};
+
+Pattern mutate(const Pattern& in, Rng& r, const Context& c) {
+  Pattern p = in;
+  const size_t m = 1 + r.below(3);
+  for (size_t step = 0; step < m; ++step) {
+    const size_t nseg = p.segments.size();
+    Segment& s = p.segments[r.below(nseg)];
+    switch (r.below(10)) {
+      case 0: s.density = kDensityMenu[r.below(kDensityMenu.size())]; break;
+      case 1: s.density = r.unit(); break;
+      case 2: s.density = std::clamp(s.density + (r.unit() - 0.5) * 0.1, 0.0, 1.0); break;
+      case 3:
+        if (!s.rest) {
+          const uint64_t deltas[] = {1, 16, 64, 256, 512};
+          const uint64_t d = deltas[r.below(5)];
+          s.length = r.below(2) ? s.length + d : s.length > d ? s.length - d : 1;
+        }
+        break;
+      case 4:
+        if (!s.rest) s.length = r.below(2) ? s.length * 2 : std::max<uint64_t>(1, s.length / 2);
+        break;
+      case 5: {  // split
+        if (s.rest || s.length < 2 || nseg >= 24) break;
+        const uint64_t cut = 1 + r.below(s.length - 1);
+        Segment t = s;
+        t.length = s.length - cut, s.length = cut;
+        t.density = kDensityMenu[r.below(kDensityMenu.size())];
+        const size_t at = static_cast<size_t>(&s - p.segments.data()) + 1;
+        p.segments.insert(p.segments.begin() + static_cast<long>(at), t);
+        break;
+      }
+      case 6:
+        if (nseg > 1) p.segments.erase(p.segments.begin() + static_cast<long>(r.below(nseg)));
+        break;
+      case 7: {
+        const uint64_t d[] = {1, 16, 256, 4096};
+        p.phase = r.below(4) == 0 ? r.below(p.period) : (p.phase + d[r.below(4)]) % p.period;
+        break;
+      }
+      case 8: {  // whole tiles in the period
+        const uint64_t k = std::max<uint64_t>(1, p.period / c.tile);
+        const uint64_t nk = r.below(2) ? k + 1 : std::max<uint64_t>(1, k - 1);
+        p.period = nk * c.tile;
+        break;
+      }
+      case 9:
+        if (s.kind == Segment::Kind::random) s.kind = Segment::Kind::regular;
+        else if (s.kind == Segment::Kind::regular) s.kind = Segment::Kind::random, p.seed = r.next() % 1000;
+        break;
+    }
+  }
+  tidy(p);
+  return p;
+}
+
+}  // namespace
+
+Find step_sweep(Evaluator& ev, size_t tile) {
+  Find best;
+  best.score.regret = -1;
+  for (uint64_t l = 0; l <= tile; ++l) {
+    Pattern p = l == 0 ? make(tile, {reg(tile, 0)}) : l == tile ? make(tile, {reg(tile, 1)})
+                                                                 : make(tile, {reg(l, 1), reg(tile - l, 0)});
+    p.segments.back().rest = true, p.segments.back().length = 0;
+    const Score s = ev(p);
+    if (s.regret > best.score.regret) best = Find{p, s, "step sweep: head " + std::to_string(l), 0};
+  }
+  return best;
+}
+
+HuntResult hunt(Evaluator& ev, const HuntConfig& cfg) {
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  const auto elapsed = [&] { return std::chrono::duration<double>(clock::now() - t0).count(); };
+  const size_t ev0 = ev.evaluations();
+  HuntResult res;
+  const Context c = context(ev.scorer().options());
+  std::map<std::string, Find> archive;  // one cell per mechanism of the worst tile
+  double best = 0;
+  const auto offer = [&](Find f) {
+    if (!(f.score.regret == f.score.regret)) return;
+    best = std::max(best, f.score.regret);
+    const std::string k = f.score.mechanism.key();
+    auto it = archive.find(k);
+    if (it == archive.end() || better(f.score, it->second.score)) archive[k] = std::move(f);
+  };
+  const auto report = [&](const char* phase) {
+    if (cfg.progress) cfg.progress(Progress{ev.evaluations() - ev0, elapsed(), best, phase});
+  };
+  std::vector<std::pair<Pattern, std::string>> starts;
+  if (cfg.seeds) starts = threshold_seeds(ev.scorer().options());
+  for (const Pattern& p : cfg.start) starts.emplace_back(p, "given");
+  for (auto& [p, why] : starts) {
+    Find f = ev.find(p, "seed: " + why);
+    res.start = std::max(res.start, f.score.regret);
+    offer(std::move(f));
+  }
+  report("seeds");
+  if (cfg.adversary)
+  for (Find& f : adversary(ev, cfg.seed)) {
+    res.adversary = std::max(res.adversary, f.score.regret);
+    offer(std::move(f));
+  }
+  report("adversary");
+  Rng rng{cfg.seed};
+  double last = elapsed();
+  for (size_t i = 0; i < cfg.budget; ++i) {
+    if ((i & 255) == 0) {
+      const double t = elapsed();
+      if (cfg.seconds > 0 && t > cfg.seconds) {
+        res.capped = true;
+        break;
+      }
+      if (t - last > 0.25) last = t, report("evolution");
+    }
+    // A parent from a random cell: every mechanism gets its turn, whatever its regret.
+    auto it = archive.begin();
+    std::advance(it, static_cast<long>(rng.below(archive.size())));
+    Pattern child = mutate(it->second.pattern, rng, c);
+    offer(ev.find(child, "evolution"));
+  }
+  report("shrinking");
+  // Shrink the best cells, then deduplicate by the shrunk find's mechanism.
+  std::vector<Find> cells;
+  for (auto& [k, f] : archive) cells.push_back(f);
+  std::stable_sort(cells.begin(), cells.end(), [](const Find& a, const Find& b) { return better(a.score, b.score); });
+  std::set<std::string> seen;
+  for (size_t i = 0; i < cells.size() && res.finds.size() < cfg.keep; ++i) {
+    // Shrinking may give up 1%, but never so much that a find falls below where the search started.
+    const double orig = cells[i].score.regret;
+    Find s = shrink(ev, cells[i], std::max(0.99, orig > 0 ? std::min(1.0, res.start / orig) : 0.99));
+    if (!seen.insert(s.score.mechanism.key()).second) continue;
+    res.finds.push_back(std::move(s));
+  }
+  std::stable_sort(res.finds.begin(), res.finds.end(),
+                   [](const Find& a, const Find& b) { return better(a.score, b.score); });
+  res.cells = archive.size();
+  res.evaluations = ev.evaluations() - ev0;
+  res.seconds = elapsed();
+  report("done");
+  return res;
+}
+
+}  // namespace maskapply::gen::hunt

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+// The countertest hunt for one pilot and f: threshold-aimed seeds, an antiqsort-like adversary, an evolutionary
+// search with one archive cell per mechanism, and shrinking. Every random choice comes from the seed; the work
+// is an evaluation budget (time is only a cap, and the result says when the cap cut it short), so a seed and a
+// budget give the same finds on every machine. docs/hunt.md explains each part.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "fast_pilot.h"
+#include "pattern.h"
+
+namespace maskapply::gen::hunt {
+
+// The default array: the calibration (2 tiles of 4096) and 34 decided tiles, 36 tiles in all (the regret
+// fuzz target's size).
+inline constexpr size_t kHuntN = 8192 + 34 * 4096;
+
+// A pattern and its score.
+struct Find {
+  Pattern pattern;
+  Score score;
+  std::string origin;       // "seed: ...", "adversary: ...", "evolution"
+  double unshrunk = 0;      // regret before shrinking (0: not shrunk)
+};
+
+// Scores patterns with one Scorer over n elements and counts evaluations.
+class Evaluator {
+ public:
+  Evaluator(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o = {}, size_t n = kHuntN)
+      : scorer_(pilot, f, m, o), n_(n) {}
+  Score operator()(const Pattern& p) {
+    ++evaluations_;
+    summary_.assign(p, n_);
+    return scorer_.score(summary_);
+  }
+  Find find(const Pattern& p, std::string origin) { return Find{p, (*this)(p), std::move(origin), 0}; }
+  size_t evaluations() const { return evaluations_; }
+  size_t n() const { return n_; }
+  const Scorer& scorer() const { return scorer_; }
+
+ private:
+  Scorer scorer_;
+  Summary summary_;
+  size_t n_;
+  size_t evaluations_ = 0;
+};
+
+// Patterns aimed at the pilot's own thresholds (from the options and the injected d_max): probe heads of
+// hi / lo / xlo ± 1 selected elements, verify blocks just above and below bail·d_max, a last-element sentinel,
+// the calibration region, v4's distrust window. Not the article's patterns (no step / offset / cycle given).
+std::vector<std::pair<Pattern, std::string>> threshold_seeds(const PilotOptions& o);
+
+// The adversary. For each branch the pilot can take (set by what it reads: the probe count, and for the
+// verified blend the density of each verify block), it fixes what the pilot reads to steer it there and
+// fills what it never reads, by coordinate descent over a menu of densities, to maximise the cost gap. For the
+// memoryless pilots (v1 .. v3.5) every tile is decided alone, so pilot cost is a sum over tiles; the block
+// oracle is a sum over tiles too, up to one misprediction M per tile edge where a blend_skip run may continue,
+// so the regret of any array is at most max over its tiles t of pilot(t) / (oracle(t) - M): one repeated worst
+// tile is (to that M) the worst array, and the adversary's best repeated tile bounds what the evolutionary
+// search can add for these pilots (within the tiles the adversary's menus can build). For v4 it then searches
+// sequences of tiles (period k tiles, k <= distrust + 2) over its state (distrust, prev), built from the worst
+// tiles of distinct mechanisms, plain tiles and bait tiles that make the verified blend bail.
+// Returns one find per branch reached (the best of each), best first.
+std::vector<Find> adversary(Evaluator& ev, uint64_t seed);
+
+// Shrinks f: fewer segments, round lengths and densities, no phase, no random segment or seed that is not
+// needed; every step keeps the regret >= keep x the original's.
+Find shrink(Evaluator& ev, const Find& f, double keep = 0.99);
+
+struct Progress {
+  size_t evaluations = 0;
+  double seconds = 0;
+  double best = 0;
+  std::string phase;
+};
+
+struct HuntConfig {
+  uint64_t seed = 1;
+  size_t budget = 20000;     // evaluations for the evolutionary search (seeds and the adversary come first)
+  double seconds = 60;       // cap on the whole hunt of this pilot x f; 0: none
+  size_t keep = 5;           // finds reported (deduplicated by mechanism), best first
+  std::function<void(const Progress&)> progress;  // called now and then
+  bool seeds = true, adversary = true;  // the threshold seeds and the adversary start the archive
+  std::vector<Pattern> start;           // more starting patterns (tests start from a plain one)
+};
+
+struct HuntResult {
+  std::vector<Find> finds;   // shrunk, deduplicated by mechanism, best first
+  double start = 0;          // the best threshold seed's regret: where the search started
+  double adversary = 0;      // the adversary's best
+  size_t evaluations = 0;
+  double seconds = 0;
+  bool capped = false;       // the time cap stopped the evolutionary search before its budget
+  size_t cells = 0;          // mechanisms in the archive
+};
+
+HuntResult hunt(Evaluator& ev, const HuntConfig& c);
+
+// The one-knob baseline a user would try first: the step family's head length L (period tile, `seg L:1
+// rest:0`) for every L in [0, tile]; returns the best L's find.
+Find step_sweep(Evaluator& ev, size_t tile = 4096);
+
+}  // namespace maskapply::gen::hunt

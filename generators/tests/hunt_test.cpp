@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+// The hunt (generators/hunt/): the summary's counts and statistics equal the selection's, the search improves on
+// its starting point within a small budget, shrinking keeps >= 99% of the regret, the adversary reaches each
+// branch of each pilot, and a seed gives the same finds. (Equality with the traced pilots: property 15.)
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "search.h"
+
+namespace maskapply::gen::hunt {
+namespace {
+
+Pattern parse(const std::string& text) {
+  const ParseResult r = parse_pattern(text);
+  EXPECT_TRUE(r) << text;
+  return r.pattern();
+}
+
+TEST(Summary, buildsTheSameSelectionAsThePatternAndTheSameSpanStatsAsTheSelection) {
+  const std::vector<std::string> texts{
+      "period 4096\nseg 256:1 rest:0\n",
+      "period 4096\nphase 100\nseed 7\nseg =1011 2044:~0.3 rest:0.125\n",
+      "period 69632\nphase 5000\nseg 512:1 512:0 rest:1\n",
+      "period 100\nphase 37\nseg 13:0.5 rest:0.25\n",
+      "period 200000\nseg 7:1 rest:0.01\n",  // longer than the array
+  };
+  for (const std::string& t : texts) {
+    const Pattern p = parse(t);
+    for (size_t n : {size_t{0}, size_t{15}, size_t{4096 + 7}, size_t{3 * 4096 + 33}}) {
+      Summary s;
+      s.assign(p, n);
+      const std::vector<uint8_t> want = selection(p, n);
+      ASSERT_EQ(std::vector<uint8_t>(s.selection().begin(), s.selection().end()), want) << t << " n=" << n;
+      for (uint64_t i = 0; i < 400; ++i) {
+        const size_t b = n ? mix(i, n, 1) % n : 0, e = n ? b + mix(i, n, 2) % (n - b + 1) : 0;
+        const size_t bb = i % 2 ? b & ~size_t{15} : b;  // aligned (the fast path) and not
+        const SpanStats x = s.stats(bb, e), y = span_stats(std::span<const uint8_t>(want).subspan(bb, e - bb));
+        ASSERT_EQ(x.selected, y.selected) << t << " [" << bb << ", " << e << ")";
+        ASSERT_EQ(x.empty_blocks, y.empty_blocks);
+        ASSERT_EQ(x.nonempty_registers, y.nonempty_registers);
+        ASSERT_EQ(x.switches, y.switches) << t << " [" << bb << ", " << e << ")";
+        ASSERT_EQ(x.tail_selected, y.tail_selected);
+        ASSERT_EQ(x.registers, y.registers);
+        size_t c = 0;
+        for (size_t j = bb; j < e; ++j) c += want[j];
+        ASSERT_EQ(s.count(bb, e), c);
+      }
+    }
+  }
+}
+
+// A short array (the calibration and 4 tiles) keeps the block oracle cheap; the memoryless pilots see the same
+// tiles either way.
+constexpr size_t kShortN = 8192 + 4 * 4096;
+
+TEST(Hunt, improvesOnAPlainStartingPatternWithinASmallBudget) {
+  for (auto [k, f] : {std::pair{Kernel::pilot_v4, Fn::fma13}, {Kernel::pilot_v3_5, Fn::pow10},
+                      {Kernel::pilot_v2, Fn::sin35}}) {
+    Evaluator ev(k, f, CostModel::m5(), PilotOptions{}, kShortN);
+    HuntConfig c;
+    c.seed = 3, c.budget = 400, c.seconds = 0, c.seeds = false, c.adversary = false;
+    c.start = {parse("period 4096\nseg rest:0.3\n")};
+    const HuntResult r = hunt(ev, c);
+    ASSERT_FALSE(r.finds.empty());
+    EXPECT_GT(r.finds[0].score.regret, 1.05 * r.start) << name(k) << " " << name(f) << ": start " << r.start;
+  }
+}
+
+TEST(Shrink, keepsAtLeast99PercentOfTheRegretWithNoMoreSegments) {
+  Evaluator ev(Kernel::pilot_v4, Fn::fma13, CostModel::m5());
+  const Pattern messy = parse(
+      "period 8192\nphase 4095\nseed 77\nseg 700:~0.98 68:1 3:0 1:0.5 37:0.01 3000:0 rest:~0.001\n");
+  const Find start = ev.find(messy, "test");
+  const Find s = shrink(ev, start);
+  EXPECT_GE(s.score.regret, 0.99 * start.score.regret);
+  EXPECT_LE(s.pattern.segments.size(), messy.segments.size());
+  EXPECT_LT(to_text(s.pattern).size(), to_text(messy).size()) << to_text(s.pattern);
+  // The shrunk text parses back and scores what was recorded.
+  const Pattern back = parse(to_text(s.pattern));
+  EXPECT_EQ(ev(back).regret, s.score.regret);
+}
+
+// The strategies that ran in the worst tile of each adversary find.
+std::set<std::string> branches(Kernel k, Fn f) {
+  Evaluator ev(k, f, CostModel::m5(), PilotOptions{}, kShortN);
+  std::set<std::string> out;
+  for (const Find& x : adversary(ev, 1)) out.insert(x.score.mechanism.runs);
+  return out;
+}
+
+TEST(Adversary, steersEachPilotIntoEachOfItsBranches) {
+  // pow10: d_max > 0 (hi = 220 of 256); sqrt: d_max < 0 (hi < 0, every probe count is above hi).
+  const auto has = [](const std::set<std::string>& s, std::initializer_list<const char*> want) {
+    for (const char* w : want)
+      if (!s.count(w)) return ::testing::AssertionFailure() << "branch " << w << " not reached";
+    return ::testing::AssertionSuccess();
+  };
+  EXPECT_TRUE(has(branches(Kernel::pilot_v2, Fn::pow10), {"blend", "detour", "detour_skip"}));
+  EXPECT_TRUE(has(branches(Kernel::pilot_v2, Fn::sqrt), {"blend", "blend_skip"}));
+  EXPECT_TRUE(has(branches(Kernel::pilot_v3, Fn::pow10), {"blend", "detour", "compact", "compact_skip"}));
+  EXPECT_TRUE(has(branches(Kernel::pilot_v3_5, Fn::pow10),
+                  {"blend_verified", "blend_verified+detour", "detour", "compact", "compact_skip"}));
+  EXPECT_TRUE(has(branches(Kernel::pilot_v4, Fn::fma13), {"blend_verified+detour", "detour", "compact"}));
+  // v4's tile sequences reach its memory: a tile judged by the previous tile's count.
+  Evaluator ev(Kernel::pilot_v4, Fn::fma13, CostModel::m5(), PilotOptions{}, 8192 + 20 * 4096);
+  bool previous = false;
+  for (const Find& x : adversary(ev, 1)) previous |= x.score.signature.find("previous:") != std::string::npos;
+  EXPECT_TRUE(previous);
+}
+
+TEST(Hunt, givesTheSameFindsForTheSameSeed) {
+  const auto run = [] {
+    Evaluator ev(Kernel::pilot_v4, Fn::sin35, CostModel::m5(), PilotOptions{}, kShortN);
+    HuntConfig c;
+    c.seed = 11, c.budget = 600, c.seconds = 0, c.adversary = false;
+    return hunt(ev, c);
+  };
+  const HuntResult a = run(), b = run();
+  ASSERT_EQ(a.finds.size(), b.finds.size());
+  for (size_t i = 0; i < a.finds.size(); ++i) {
+    EXPECT_EQ(a.finds[i].pattern, b.finds[i].pattern);
+    EXPECT_EQ(a.finds[i].score.regret, b.finds[i].score.regret);
+  }
+  EXPECT_EQ(a.evaluations, b.evaluations);
+}
+
+}  // namespace
+}  // namespace maskapply::gen::hunt

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: MIT
+// `maskapply hunt`: the countertest hunt (generators/hunt/search.h) for each pilot x f, with a progress line on
+// a terminal, a Markdown table, JSON, and pattern files that `maskapply check` reprints.
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "commands.h"
+#include "search.h"
+
+namespace maskapply::cli {
+
+namespace {
+
+namespace hunt = gen::hunt;
+
+std::vector<Kernel> parse_pilots(const std::string& list) {
+  if (list == "all") return {hunt::kPilots.begin(), hunt::kPilots.end()};
+  std::vector<Kernel> out;
+  for (std::string s : split(list, ',')) {
+    if (s.rfind("pilot_", 0) != 0) s = "pilot_" + s;
+    std::replace(s.begin(), s.end(), '.', '_');
+    const auto k = kernel_from_name(s);
+    if (!k || !is_pilot(*k)) {
+      throw Usage("unknown pilot '" + s + "' (known: pilot_v1, pilot_v2, pilot_v3, pilot_v3_5, pilot_v4, or v1 .. "
+                  "v4, v3_5, or all)");
+    }
+    out.push_back(*k);
+  }
+  return out;
+}
+
+gen::CostModel hunt_model(const std::string& which, const std::string& model_file) {
+  if (which == "m5" || which == "host") return *load_model(which, model_file);
+  // A file written by `maskapply calibrate`.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(which, ec))
+    throw Usage("unknown model '" + which + "' (known: m5, host, or a model file written by `maskapply calibrate`)");
+  return *load_model("host", which);
+}
+
+struct Job {
+  Kernel pilot;
+  Fn f;
+  uint64_t seed;
+  hunt::HuntResult result;
+  hunt::Find step;  // the one-knob baseline
+  std::vector<std::string> files;
+};
+
+std::string regret_text(double r) { return fixed(r, 4); }
+
+std::string seg_line(const gen::Pattern& p) {
+  const std::string t = gen::to_text(p);
+  std::string out;
+  std::istringstream in(t);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("length", 0) != 0) out += (out.empty() ? "" : "; ") + line;
+  return out;
+}
+
+std::string pattern_file(const Job& j, const hunt::Find& f, const gen::CostModel& m, const PilotOptions& o,
+                         size_t n, const std::string& path, const std::string& model_arg) {
+  std::ostringstream s;
+  const std::string pilot(name(j.pilot)), fn(name(j.f));
+  s << "# model regret " << regret_text(f.score.regret) << " (pilot cost / block oracle; vs best fixed strategy "
+    << regret_text(f.score.vs_fixed) << ") for " << pilot << ", f = " << fn << ", model " << m.name << ", n = " << n
+    << "\n";
+  s << "# found by maskapply hunt --seed " << j.seed << " (" << f.origin << ")";
+  if (f.unshrunk > 0) s << ", shrunk from " << regret_text(f.unshrunk);
+  s << "\n";
+  s << "# options: the article's (tile " << o.tile << ", probe " << o.probe << ", xlo " << o.xlo << ", lo " << o.lo
+    << ", verify " << o.verify_blocks << " blocks, bail " << o.bail << ", distrust " << o.distrust
+    << "), d_max " << fixed(o.d_max.value_or(NAN), 4) << " from the model\n";
+  s << "# in words: in tile " << f.score.mechanism.tile << " (the costliest), " << f.score.mechanism.words() << "\n";
+  s << "# mechanism: " << f.score.mechanism.key() << "\n";
+  s << "# reproduce: maskapply check --pattern " << path << " --f " << fn << " --model " << model_arg << " --kernel "
+    << pilot << "\n";
+  gen::Pattern p = f.pattern;
+  p.length = n;
+  s << gen::to_text(p);
+  return s.str();
+}
+
+}  // namespace
+
+int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
+  const std::vector<Kernel> pilots = parse_pilots(a.pilots);
+  const std::vector<Fn> fns = parse_fns(a.fns, {kArticleFns.begin(), kArticleFns.end()});
+  const gen::CostModel model = hunt_model(a.model, a.model_file);
+  if (!(a.seconds >= 0)) throw Usage("--seconds must be >= 0");
+  if (a.jobs < 1 || a.jobs > 64) throw Usage("--jobs must be in [1, 64]");
+  if (a.n < 2 * 4096 + 4096 || a.n > kMaxElements) throw Usage("--n must be in [12288, 2^26]");
+  {
+    std::error_code ec;
+    if (std::filesystem::exists(a.out, ec) && !std::filesystem::is_directory(a.out, ec))
+      throw Usage("--out '" + a.out + "' exists and is not a directory");
+    if (a.save && !std::filesystem::is_directory(a.corpus, ec))
+      throw Usage("--save: '" + a.corpus + "' is not a directory (run from the repository root, or give --corpus)");
+  }
+  std::vector<Job> jobs;
+  for (Kernel k : pilots)
+    for (Fn f : fns) jobs.push_back(Job{k, f, a.seed, {}, {}, {}});
+  if (!a.json)
+    out << "maskapply hunt: seed " << a.seed << ", model " << model.name << ", n = " << a.n << ", budget " << a.budget
+        << " evaluations per pilot x f, cap " << a.seconds << " s each, " << a.jobs << " job(s)\n";
+
+  std::mutex mu;
+  std::vector<double> best(jobs.size(), 0), eps(jobs.size(), 0);
+  std::vector<size_t> evals(jobs.size(), 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  double last_line = -1;
+  const auto progress = [&](size_t i, const hunt::Progress& p) {
+    std::lock_guard<std::mutex> lock(mu);
+    best[i] = p.best, evals[i] = p.evaluations, eps[i] = p.seconds > 0 ? p.evaluations / p.seconds : 0;
+    if (!a.progress) return;
+    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (t - last_line < 0.2 && p.phase != "done") return;
+    last_line = t;
+    std::ostringstream line;
+    line << "\r[" << fixed(t, 0) << " s] " << name(jobs[i].pilot) << " " << name(jobs[i].f) << " " << p.phase
+         << ": best " << fixed(p.best, 3) << ", " << fixed(eps[i], 0) << " evals/s";
+    double worst = 0;
+    size_t done = 0;
+    for (size_t j = 0; j < jobs.size(); ++j) worst = std::max(worst, best[j]), done += evals[j] > 0;
+    line << " | overall best " << fixed(worst, 3) << " (" << done << "/" << jobs.size() << " started)   ";
+    err << line.str() << std::flush;
+  };
+  std::atomic<size_t> next{0};
+  const auto worker = [&] {
+    for (size_t i; (i = next++) < jobs.size();) {
+      Job& j = jobs[i];
+      hunt::Evaluator ev(j.pilot, j.f, model, PilotOptions{}, a.n);
+      hunt::HuntConfig c;
+      c.seed = gen::mix(a.seed, static_cast<uint64_t>(j.pilot), static_cast<uint64_t>(j.f));
+      c.budget = a.budget, c.seconds = a.seconds, c.keep = a.keep;
+      c.progress = [&, i](const hunt::Progress& p) { progress(i, p); };
+      j.result = hunt::hunt(ev, c);
+      hunt::Evaluator base(j.pilot, j.f, model, PilotOptions{}, a.n);
+      j.step = hunt::step_sweep(base, base.scorer().options().tile);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 1; t < a.jobs; ++t) threads.emplace_back(worker);
+  worker();
+  for (std::thread& t : threads) t.join();
+  if (a.progress) err << "\n";
+  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  // Files: every find into --out; the best of each pilot x f into --corpus with --save.
+  std::error_code ec;
+  std::filesystem::create_directories(a.out, ec);
+  if (ec) throw std::runtime_error("cannot create '" + a.out + "': " + ec.message());
+  const std::string model_arg = a.model;
+  for (Job& j : jobs) {
+    const PilotOptions o = gen::model_options(model, j.f);
+    for (size_t r = 0; r < j.result.finds.size(); ++r) {
+      const hunt::Find& f = j.result.finds[r];
+      const std::string base = std::string(name(j.pilot)) + "-" + std::string(name(j.f)) + "-" +
+                               regret_text(f.score.regret) + ".pattern";
+      const std::string path = (std::filesystem::path(a.out) / base).string();
+      write_file(path, pattern_file(j, f, model, o, a.n, path, model_arg));
+      j.files.push_back(path);
+      if (a.save && r == 0) {
+        const std::string cpath = (std::filesystem::path(a.corpus) / ("hunt-" + base)).string();
+        write_file(cpath, pattern_file(j, f, model, o, a.n, cpath, model_arg));
+      }
+    }
+  }
+  // Best first.
+  std::vector<size_t> order(jobs.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const auto top = [&](size_t i) { return jobs[i].result.finds.empty() ? 0.0 : jobs[i].result.finds[0].score.regret; };
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return top(x) > top(y); });
+
+  if (a.json) {
+    nlohmann::ordered_json j;
+    j["seed"] = a.seed;
+    j["model"] = model.name;
+    j["n"] = a.n;
+    j["budget"] = a.budget;
+    j["seconds_cap"] = a.seconds;
+    j["seconds"] = total;
+    nlohmann::ordered_json arr = nlohmann::json::array();
+    for (size_t i : order) {
+      const Job& jb = jobs[i];
+      for (size_t r = 0; r < jb.result.finds.size(); ++r) {
+        const hunt::Find& f = jb.result.finds[r];
+        nlohmann::ordered_json e;
+        e["pilot"] = std::string(name(jb.pilot));
+        e["f"] = std::string(name(jb.f));
+        e["model_regret"] = f.score.regret;
+        e["vs_fixed"] = f.score.vs_fixed;
+        e["pattern"] = gen::to_text(f.pattern);
+        e["file"] = jb.files[r];
+        e["mechanism"] = f.score.mechanism.words();
+        e["mechanism_key"] = f.score.mechanism.key();
+        e["origin"] = f.origin;
+        e["unshrunk"] = f.unshrunk;
+        e["rank"] = r;
+        e["step_sweep"] = jb.step.score.regret;
+        e["start"] = jb.result.start;
+        e["adversary"] = jb.result.adversary;
+        e["evaluations"] = jb.result.evaluations;
+        e["seconds"] = jb.result.seconds;
+        e["capped"] = jb.result.capped;
+        arr.push_back(e);
+      }
+    }
+    std::stable_sort(arr.begin(), arr.end(), [](const nlohmann::ordered_json& x, const nlohmann::ordered_json& y) {
+      return x["model_regret"].get<double>() > y["model_regret"].get<double>();
+    });
+    j["best"] = arr;
+    out << j.dump(2) << "\n";
+    return 0;
+  }
+  out << "\n| pilot | f | model regret | vs fixed | seeds | adversary | step sweep | evals | s | mechanism | pattern |\n"
+      << "|---|---|---|---|---|---|---|---|---|---|---|\n";
+  for (size_t i : order) {
+    const Job& jb = jobs[i];
+    const hunt::HuntResult& r = jb.result;
+    if (r.finds.empty()) continue;
+    const hunt::Find& f = r.finds[0];
+    out << "| " << name(jb.pilot) << " | " << name(jb.f) << " | **" << fixed(f.score.regret, 3) << "** | "
+        << fixed(f.score.vs_fixed, 3) << " | " << fixed(r.start, 3) << " | " << fixed(r.adversary, 3) << " | "
+        << fixed(jb.step.score.regret, 3) << " | " << r.evaluations << " | " << fixed(r.seconds, 1)
+        << (r.capped ? " (capped)" : "") << " | " << f.score.mechanism.key() << " | `" << seg_line(f.pattern)
+        << "` |\n";
+  }
+  out << "\nfiles in " << a.out << (a.save ? " and " + a.corpus : "") << "; reprint one with the `# reproduce:` line "
+      << "it holds. " << fixed(total, 1) << " s in all.\n";
+  for (size_t i : order)
+    if (jobs[i].result.capped)
+      out << "note: the time cap stopped " << name(jobs[i].pilot) << " " << name(jobs[i].f) << " after "
+          << jobs[i].result.evaluations << " evaluations in all (seeds, adversary, evolution; the evolution's "
+          << "budget was " << a.budget << "): the result depends on this machine's speed\n";
+  return 0;
+}
+
+}  // namespace maskapply::cli
