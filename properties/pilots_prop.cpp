@@ -5,7 +5,6 @@
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
-#include <sstream>
 
 #include "support.h"
 
@@ -48,21 +47,6 @@ RC_GTEST_PROP(Pilots, equalOracleForAnyInjectedDmaxOptionsAndTileStructuredData,
   tag_decisions(r.trace);
 }
 
-// Empty when the runs cover [0, n) in order, each element exactly once, with no empty run.
-std::string partition_error(const std::vector<Run>& runs, size_t n) {
-  size_t at = 0;
-  for (size_t i = 0; i < runs.size(); ++i) {
-    const Run& r = runs[i];
-    std::ostringstream s;
-    s << "run " << i << " " << name(r.strategy) << " [" << r.begin << ", " << r.end << ")";
-    if (r.begin != at) return s.str() + (r.begin < at ? " overlaps" : " leaves a gap") + " after " + std::to_string(at);
-    if (r.end <= r.begin) return s.str() + " is empty or reversed";
-    at = r.end;
-  }
-  if (at != n) return "the runs end at " + std::to_string(at) + ", not at n = " + std::to_string(n);
-  return {};
-}
-
 // 9. The trace partitions [0, n): every element is covered by exactly one strategy run; for pilots the tile
 //    decisions partition it too, each run lies inside one tile and a bail point lies inside its tile.
 RC_GTEST_PROP(DecisionTrace, partitionsTheArrayIntoRunsCoveringEachElementExactlyOnce, ()) {
@@ -73,28 +57,8 @@ RC_GTEST_PROP(DecisionTrace, partitionsTheArrayIntoRunsCoveringEachElementExactl
   c.mask = shaped ? *shaped : *gen::less_mask();
   RC_TAG(name(c.kernel));
   const testing::CheckResult r = testing::run_case(c);
-  const size_t n = c.data.size();
-  std::string err = partition_error(r.trace.runs, n);
-  if (err.empty() && is_pilot(c.kernel)) {
-    size_t at = 0;
-    for (const TileDecision& t : r.trace.tiles) {
-      if (t.begin != at || t.end <= t.begin) {
-        err = "tile " + std::to_string(t.index) + " [" + std::to_string(t.begin) + ", " + std::to_string(t.end) +
-              ") does not continue at " + std::to_string(at);
-        break;
-      }
-      if (t.bail != kNoBail && (t.bail < t.begin || t.bail >= t.end)) {
-        err = "tile " + std::to_string(t.index) + " bails at " + std::to_string(t.bail) + ", outside it";
-        break;
-      }
-      for (const Run& run : r.trace.runs)
-        if (run.begin < t.end && t.begin < run.end && (run.begin < t.begin || run.end > t.end))
-          err = "run [" + std::to_string(run.begin) + ", " + std::to_string(run.end) + ") crosses tile " +
-                std::to_string(t.index);
-      at = t.end;
-    }
-    if (err.empty() && at != n) err = "the tiles end at " + std::to_string(at) + ", not at n = " + std::to_string(n);
-  }
+  // testing::check_trace: the runs, and the tile decisions when the kernel reports any (the pilots do).
+  const std::string err = testing::check_trace(r.trace, c.data.size());
   if (!err.empty()) {
     save_case(c, "trace: " + err);
     RC_FAIL(err);
