@@ -346,7 +346,8 @@ rc::Gen<Shaped> edges(const PilotOptions& o) {
         const size_t vb = size >= o.verify_blocks ? o.verify_blocks : 1, len = size / vb;
         const size_t weak = *rc::gen::inRange<size_t>(0, vb);
         const size_t b0 = weak * len, b1 = weak + 1 == vb ? size : b0 + len;
-        const double at = std::ceil(bar * static_cast<double>(len));  // the fewest selected not below the bar
+        // The fewest selected not below the bar; a NaN bar (bail 0 times an infinite d_max) bails nowhere.
+        const double at = std::isnan(bar) ? 0.0 : std::ceil(bar * static_cast<double>(len));
         const long long k = static_cast<long long>(std::clamp(at, 0.0, static_cast<double>(len))) -
                             *rc::gen::element(0, 1);
         for (size_t i = b0; i < b1; ++i) sel[i] = static_cast<long long>(i - b0) < k;
