@@ -31,8 +31,9 @@ struct Find {
 // Scores patterns with one Scorer over n elements and counts evaluations.
 class Evaluator {
  public:
-  Evaluator(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o = {}, size_t n = kHuntN)
-      : scorer_(pilot, f, m, o), n_(n) {}
+  // cache: keep the oracle's window transfers between candidates (Scorer; the same figures, faster).
+  Evaluator(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o = {}, size_t n = kHuntN, bool cache = true)
+      : scorer_(pilot, f, m, o, cache), n_(n) {}
   Score operator()(const Pattern& p) {
     ++evaluations_;
     summary_.assign(p, n_);
