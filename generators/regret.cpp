@@ -264,8 +264,8 @@ double oracle_dp(std::span<const BlockSummary> blocks, const CostModel& m, Fn f,
 // One window of the dynamic program (oracle_dp's loop, restricted to the window's blocks and with nothing
 // recorded), entering with dp and bs (open_bs), the selected count S (mod 16 is all that matters) and whether
 // the block before was empty, gives (dp, bs) at its end. A window's transfer is its pass from (dp, bs) =
-// (0, inf) and, when needed, from (inf, 0) (see OracleCacheAccess::run). Two passes, of the same window or of
-// two windows, run in one loop: two independent chains of dependent operations, which the processor overlaps.
+// (0, inf) and, when needed, from (inf, 0) (see OracleCacheAccess::run). Four passes, of the same window or of
+// different windows, run in one loop: independent chains of dependent operations, which the processor overlaps.
 // A lane's figures do not depend on its partner: the same operations per lane, and regret.cpp is compiled
 // with -ffp-contract=off (no fused multiply-add in one copy and not in another).
 struct DpTerms {
@@ -282,21 +282,23 @@ struct Pass {
   double* bs_out = nullptr;
 };
 
-[[gnu::noinline]] void run_passes(const Pass& p0, const Pass& p1, const DpTerms& t, Windowed<false> (&wd)[2]) {
-  const Pass* p[2] = {&p0, &p1};
-  double dp[2], open_bs[2], open_de[2] = {kInf, kInf};
-  uint32_t S[2];
-  bool prev_empty[2];
-  for (int z = 0; z < 2; ++z) {
-    dp[z] = p[z]->from_bs ? kInf : 0.0, open_bs[z] = p[z]->from_bs ? 0.0 : kInf;
-    S[z] = p[z]->S, prev_empty[z] = p[z]->prev_empty;
+constexpr int kLanes = 4;
+
+[[gnu::noinline]] void run_passes(const Pass (&p)[kLanes], const DpTerms& t, Windowed<false> (&wd)[kLanes]) {
+  double dp[kLanes], open_bs[kLanes], open_de[kLanes];
+  uint32_t S[kLanes];
+  bool prev_empty[kLanes];
+  size_t len = 0;
+  for (int z = 0; z < kLanes; ++z) {
+    dp[z] = p[z].from_bs ? kInf : 0.0, open_bs[z] = p[z].from_bs ? 0.0 : kInf, open_de[z] = kInf;
+    S[z] = p[z].S, prev_empty[z] = p[z].prev_empty;
     wd[z].reset();
+    len = std::max(len, p[z].w.size());
   }
-  const size_t len = std::max(p0.w.size(), p1.w.size());
   for (size_t i = 0; i < len; ++i) {
-    for (int z = 0; z < 2; ++z) {
-      if (i >= p[z]->w.size()) continue;
-      const BlockSummary& b = p[z]->w[i];
+    for (int z = 0; z < kLanes; ++z) {
+      if (i >= p[z].w.size()) continue;
+      const BlockSummary& b = p[z].w[i];
       const bool e = b.empty(), sw = e != prev_empty[z];
       const double start_fix = (static_cast<double>(e) - static_cast<double>(sw)) * t.M;
       wd[z].insert(dp[z], start_fix, 0, S[z] % 16);
@@ -315,7 +317,7 @@ struct Pass {
       dp[z] = best;
     }
   }
-  for (int z = 0; z < 2; ++z) *p[z]->dp_out = dp[z], *p[z]->bs_out = open_bs[z];
+  for (int z = 0; z < kLanes; ++z) *p[z].dp_out = dp[z], *p[z].bs_out = open_bs[z];
 }
 
 uint64_t window_hash(std::span<const BlockSummary> w, uint32_t s, bool prev_empty) {
@@ -397,16 +399,13 @@ struct OracleCacheAccess {
       }
     }
     // The passes the computed windows need, two at a time.
-    Windowed<false> wd[2] = {Windowed<false>(m, f), Windowed<false>(m, f)};
-    const Pass* pending = nullptr;
-    Pass held;
+    Windowed<false> wd[kLanes] = {Windowed<false>(m, f), Windowed<false>(m, f), Windowed<false>(m, f),
+                                  Windowed<false>(m, f)};
+    Pass batch[kLanes];
+    int filled = 0;
     const auto pass = [&](const Pass& p) {
-      if (!pending) {
-        held = p, pending = &held;
-      } else {
-        run_passes(*pending, p, t, wd);
-        pending = nullptr;
-      }
+      batch[filled++] = p;
+      if (filled == kLanes) run_passes(batch, t, wd), filled = 0;
     };
     for (Win& w : wins) {
       if (!w.computed) continue;
@@ -420,11 +419,13 @@ struct OracleCacheAccess {
       else
         tr.bd = tr.bb = kInf;
     }
-    if (pending) {  // alone: paired with a copy of itself (the same figures either way)
-      Pass copy = held;
-      double sink_dp, sink_bs;
-      copy.dp_out = &sink_dp, copy.bs_out = &sink_bs;
-      run_passes(held, copy, t, wd);
+    if (filled) {  // the last batch: its empty lanes repeat its first pass into a sink (the same figures)
+      double sink[2 * kLanes];
+      for (int z = filled; z < kLanes; ++z) {
+        batch[z] = batch[0];
+        batch[z].dp_out = &sink[2 * z], batch[z].bs_out = &sink[2 * z + 1];
+      }
+      run_passes(batch, t, wd);
     }
     // Composition, in order.
     double dp = 0, bs = kInf;
