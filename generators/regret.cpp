@@ -58,21 +58,17 @@ void BlockCosts::assign(std::span<const BlockSummary> blocks) {
   tail_ = !blocks.empty() && blocks.back().len < 16;
   full_ = blocks.size() - tail_;
   n_ = 16 * full_ + (tail_ ? blocks.back().len : 0);
-  s_.resize(full_ + 1), rn_.resize(full_ + 1), ge_.resize(full_ + 1), x_.resize(full_ + 1);
-  // Running sums in registers (the arrays' stores could otherwise alias the summaries' bytes).
-  uint32_t* s = s_.data();
-  uint32_t* rn = rn_.data();
-  uint32_t* ge = ge_.data();
-  uint32_t* x = x_.data();
-  uint32_t ss = 0, rr = 0, gg = 0, xx = 0;
+  p_.resize(full_ + 1);
+  Prefix* out = p_.data();
+  Prefix acc{0, 0, 0, 0};
   bool prev = false;  // the block before the first counts as non-empty
-  s[0] = rn[0] = ge[0] = x[0] = 0;
+  out[0] = acc;
   for (size_t b = 0; b < full_; ++b) {
     const BlockSummary bs = blocks[b];
     const bool e = bs.selected == 0;
-    ss += bs.selected, rr += bs.nonempty, gg += e, xx += e != prev;
+    acc.s += bs.selected, acc.rn += bs.nonempty, acc.ge += e, acc.x += e != prev;
     prev = e;
-    s[b + 1] = ss, rn[b + 1] = rr, ge[b + 1] = gg, x[b + 1] = xx;
+    out[b + 1] = acc;
   }
 }
 
@@ -81,10 +77,10 @@ double BlockCosts::run_cost(const CostModel& m, Fn f, Strategy s, size_t begin, 
   const bool tail = end >= n_ && tail_;
   if (bj < bi) return tail ? tail_cost(m, f) : 0.0;
   const StrategyTerms t = terms(m, f, s);
-  const size_t G = bj - bi, Ge = ge_[bj] - ge_[bi], P = s_[bj] - s_[bi];
-  const size_t X = G ? (empty_block(bi) != prev_empty) + (x_[bj] - x_[bi + 1]) : 0;
+  const size_t G = bj - bi, Ge = p_[bj].ge - p_[bi].ge, P = p_[bj].s - p_[bi].s;
+  const size_t X = G ? (empty_block(bi) != prev_empty) + (p_[bj].x - p_[bi + 1].x) : 0;
   return static_cast<double>(G - Ge) * t.full + static_cast<double>(Ge) * t.empty +
-         static_cast<double>(rn_[bj] - rn_[bi]) * t.nonempty_reg +
+         static_cast<double>(p_[bj].rn - p_[bi].rn) * t.nonempty_reg +
          (P ? static_cast<double>(4 * G) * t.expand_any : 0.0) + static_cast<double>(X) * t.sw +
          static_cast<double>((P + 15) / 16) * t.group + (tail ? tail_cost(m, f) : 0.0);
 }
@@ -122,6 +118,15 @@ struct Windows {
 constexpr std::array<Strategy, 4> kWindowed{Strategy::detour, Strategy::detour_skip, Strategy::compact,
                                             Strategy::compact_skip};
 using Lanes = std::array<double, 4>;
+
+// Four doubles as one vector (GCC / Clang vector extension: element-wise IEEE operations).
+using V4 = double __attribute__((vector_size(32)));
+inline V4 load(const Lanes& a) {
+  V4 v;
+  std::memcpy(&v, a.data(), sizeof v);
+  return v;
+}
+inline void store(Lanes& a, V4 v) { std::memcpy(a.data(), &v, sizeof v); }
 
 template <bool Record>
 struct Windowed {
@@ -162,8 +167,11 @@ struct Windowed {
     }
   }
   void step(bool e, bool sw, double nonempty, double groups) {
-    const Lanes& b = base[e][sw];
-    for (size_t k = 0; k < 4; ++k) off[k] += b[k] + nonempty * nr[k] + groups * group[k];
+    // As `off[k] += b[k] + nonempty * nr[k] + groups * group[k]` lane by lane (the same operations, the same
+    // bits), written on whole vectors so that off is stored as one vector: finish and insert load it as one, and
+    // four scalar stores would not forward to that load.
+    const V4 n4{nonempty, nonempty, nonempty, nonempty}, g4{groups, groups, groups, groups};
+    store(off, load(off) + ((load(base[e][sw]) + n4 * load(nr)) + g4 * load(group)));
   }
   // The cheapest finish at residue r: its cost, lane and start (when recording).
   double finish(unsigned r, size_t* lane, uint32_t* start) const {

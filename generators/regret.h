@@ -72,18 +72,21 @@ class BlockCosts {
   // a run's start; a block's predecessor when costing the piece of a run that continues).
   double run_cost(const CostModel& m, Fn f, Strategy s, size_t begin, size_t end, bool prev_empty = false) const;
   static bool aligned(size_t pos, size_t n) { return pos % 16 == 0 || pos == n; }
-  bool empty_block(size_t b) const { return ge_[b + 1] != ge_[b]; }
+  bool empty_block(size_t b) const { return p_[b + 1].ge != p_[b].ge; }
   // Over whole blocks [0, b): selected elements, non-empty registers, empty blocks, switches (a block whose
   // emptiness differs from the one before it; block 0 compared with "non-empty").
-  uint32_t selected_before(size_t b) const { return s_[b]; }
-  uint32_t nonempty_before(size_t b) const { return rn_[b]; }
-  uint32_t empty_before(size_t b) const { return ge_[b]; }
-  uint32_t switches_before(size_t b) const { return x_[b]; }
+  uint32_t selected_before(size_t b) const { return p_[b].s; }
+  uint32_t nonempty_before(size_t b) const { return p_[b].rn; }
+  uint32_t empty_before(size_t b) const { return p_[b].ge; }
+  uint32_t switches_before(size_t b) const { return p_[b].x; }
 
  private:
   size_t n_ = 0, full_ = 0;  // elements, whole blocks
   bool tail_ = false;
-  std::vector<uint32_t> s_, rn_, ge_, x_;  // prefix: selected, non-empty registers, empty blocks, switches
+  struct Prefix {  // over blocks [0, b): selected, non-empty registers, empty blocks, switches
+    uint32_t s, rn, ge, x;
+  };
+  std::vector<Prefix> p_;  // one record per block boundary: one store per block when built
 };
 
 // The cost of a schedule (runs in element offsets, block-aligned) plus nothing else.
