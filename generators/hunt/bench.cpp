@@ -8,11 +8,13 @@
 //   fresh oracle    from a pattern (the selection, its summary, the simulation, the costing), every oracle
 //                   computed afresh (Scorer without its cache): what one never-seen candidate costs
 //   cached          the same with the Scorer's window cache, cycling over the threshold seeds (so after the
-//                   first round every window has been seen: the cache's best case, not a hunt's)
+//                   first round every window has been seen: the cache's best case, not a hunt's; the
+//                   Evaluator's memo of whole patterns is not used here)
 //   summary         from a ready summary with the cache (the simulation and costing alone)
 //   in a hunt       hunt() from seed 1 with BUDGET (default 3000) evolution steps and no time cap: evaluations
 //                   / seconds over seeds, adversary, evolution and shrinking, archive bookkeeping included;
-//                   the realistic figure, with the cache's hit rate
+//                   the realistic figure, with the share answered by the Evaluator's memo (a pattern scored
+//                   before) and the window cache's hit rate over the rest
 //   traced kernel   the selection as floats, the traced pilot kernel, regret.h's model_regret (the slow path)
 #include <time.h>
 
@@ -54,15 +56,19 @@ int main(int argc, char** argv) {
   std::printf("n = %zu (36 tiles of 4096), model m5, f = fma13, %.1f s of CPU per column, hunt budget %zu, one thread, evaluations per CPU second\n",
               kHuntN, s, budget);
   std::printf("| pilot | fresh oracle (evals/s) | cached (evals/s) | summary (evals/s) | in a hunt (evals/s) | hunt "
-              "window-cache hits | traced kernel (evals/s) |\n|---|---|---|---|---|---|---|\n");
+              "memo | hunt window-cache hits | traced kernel (evals/s) |\n|---|---|---|---|---|---|---|---|\n");
   for (Kernel k : kPilots) {
     Evaluator fresh(k, Fn::fma13, m, PilotOptions{}, kHuntN, false);
-    Evaluator cached(k, Fn::fma13, m);
+    Scorer cached(k, Fn::fma13, m);
+    Summary cs;
     std::vector<Pattern> ps;
     for (auto& [p, why] : threshold_seeds(fresh.scorer().options())) ps.push_back(p);
     double sink = 0;
     const double from_fresh = per_second(s, [&](size_t i) { sink += fresh(ps[i % ps.size()]).regret; });
-    const double from_cached = per_second(s, [&](size_t i) { sink += cached(ps[i % ps.size()]).regret; });
+    const double from_cached = per_second(s, [&](size_t i) {
+      cs.assign(ps[i % ps.size()], kHuntN);
+      sink += cached.score(cs).regret;
+    });
     std::vector<Summary> sums(ps.size());
     for (size_t i = 0; i < ps.size(); ++i) sums[i].assign(ps[i], kHuntN);
     Scorer sc(k, Fn::fma13, m);
@@ -85,9 +91,10 @@ int main(int argc, char** argv) {
       run_kernel(k, Fn::fma13, MaskSpec{}, a.data(), a.size(), ws, o, &t);
       sink += model_regret(t, sel, m, Fn::fma13, o).vs_oracle;
     });
-    std::printf("| %s | %.0f | %.0f | %.0f | %.0f (%zu in %.2f s CPU) | %.0f %% | %.0f |\n", std::string(name(k)).c_str(),
-                from_fresh, from_cached, from_summary, static_cast<double>(hr.evaluations) / hcpu,
-                hr.evaluations, hcpu, hit, traced);
+    const double memo = 100.0 * static_cast<double>(hev.memo_hits()) / static_cast<double>(hev.evaluations());
+    std::printf("| %s | %.0f | %.0f | %.0f | %.0f (%zu in %.2f s CPU) | %.0f %% | %.0f %% | %.0f |\n",
+                std::string(name(k)).c_str(), from_fresh, from_cached, from_summary,
+                static_cast<double>(hr.evaluations) / hcpu, hr.evaluations, hcpu, memo, hit, traced);
     if (sink == 42.4242) std::printf(" ");
   }
   return 0;

@@ -60,7 +60,7 @@ TEST(Summary, buildsTheSameSelectionAsThePatternAndTheSameSpanStatsAsTheSelectio
 TEST(Scorer, withItsWindowCacheScoresAHuntsCandidatesExactlyAsAFreshScorer) {
   // The candidates a real hunt evaluates (seeds, adversary, evolution, shrinking, in order), scored again by a
   // cached Evaluator that lives through all of them and by one that computes every oracle afresh: every figure
-  // equal to the last bit.
+  // equal to the last bit. In the second round the cached Evaluator answers from its memo of whole patterns.
   for (auto [k, f] : {std::pair{Kernel::pilot_v4, Fn::fma13}, {Kernel::pilot_v3_5, Fn::sin10}}) {
     std::vector<Pattern> seen;
     Evaluator hunter(k, f, CostModel::m5());
@@ -83,6 +83,8 @@ TEST(Scorer, withItsWindowCacheScoresAHuntsCandidatesExactlyAsAFreshScorer) {
       }
     ASSERT_NE(cached.scorer().cache(), nullptr);
     EXPECT_GT(cached.scorer().cache()->hits(), 0u);
+    EXPECT_GE(cached.memo_hits(), seen.size());
+    EXPECT_EQ(fresh.memo_hits(), 0u);
     EXPECT_EQ(fresh.scorer().cache(), nullptr);
   }
 }
