@@ -103,8 +103,8 @@ struct OracleSchedule {
 // window boundary — dp (the cheapest schedule of all blocks before it) and bs (the cheapest one whose last run is
 // a blend_skip run, which may continue), the selected count mod 16 (the packed pass's rounding) and whether the
 // block before was empty (a switch). A window's dynamic program is min-plus linear in (dp, bs), so it is run
-// twice from (0, inf) and (inf, 0), giving a transfer T (OracleTransfer), and the windows are composed in
-// order: dp' = min(dp + T.dd, bs + T.bd), bs' = min(dp + T.db, bs + T.bb). Exact in real arithmetic (the same
+// from (0, inf) and from (inf, 0) — the second only when a continuing blend_skip run can beat a fresh one
+// (regret.cpp) — giving a transfer T (OracleTransfer), and the windows are composed in order: dp' = min(dp + T.dd, bs + T.bd), bs' = min(dp + T.db, bs + T.bb). Exact in real arithmetic (the same
 // minimum as one pass over all blocks; oracle_test checks it against a brute force); in floating point this
 // order of additions *is* the definition, so OracleCache, which reuses transfers, gives the same bits.
 double oracle_cost(std::span<const BlockSummary> blocks, const CostModel& m, Fn f, const PilotOptions& o,
@@ -123,7 +123,7 @@ struct OracleTransfer {
 // entering emptiness were seen before (compared in full, not by hash alone) reuses its transfer, so a candidate
 // that repeats a tile, or shares tiles with an earlier candidate, pays only for its new windows. The same
 // figure as oracle_cost to the last bit (both compose the same transfers in the same order;
-// generators_oracle_test and property 15 check it). For one model and f; at most max_entries windows, then
+// generators_oracle_test, generators_hunt_test and property 15 check it). For one model and f; at most max_entries windows, then
 // it starts afresh. Owned by its user (a Scorer), not shared between threads.
 class OracleCache {
  public:
