@@ -12,13 +12,7 @@ namespace maskapply::gen {
 uint64_t mix(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
   // splitmix64 steps over the inputs: cheap, well mixed, identical everywhere.
   uint64_t x = 0x9e3779b97f4a7c15ull;
-  for (uint64_t v : {a, b, c, d}) {
-    x ^= v + 0x9e3779b97f4a7c15ull + (x << 6) + (x >> 2);
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    x ^= x >> 31;
-  }
+  for (uint64_t v : {a, b, c, d}) x = mix_step(x, v);
   return x;
 }
 

@@ -100,4 +100,23 @@ std::vector<float> make_data(std::span<const uint8_t> sel, float thd, uint64_t s
 // A counter-based random number (splitmix64 of the mixed inputs): the same on every platform.
 uint64_t mix(uint64_t a, uint64_t b = 0, uint64_t c = 0, uint64_t d = 0);
 
+// One input's step of mix (mix is four of them from a fixed start).
+inline uint64_t mix_step(uint64_t x, uint64_t v) {
+  x ^= v + 0x9e3779b97f4a7c15ull + (x << 6) + (x >> 2);
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+// mix(a, b, c, d) for many d: the state after a, b and c computed once; the same bits as mix.
+class Mix3 {
+ public:
+  Mix3(uint64_t a, uint64_t b, uint64_t c)
+      : x_(mix_step(mix_step(mix_step(0x9e3779b97f4a7c15ull, a), b), c)) {}
+  uint64_t operator()(uint64_t d) const { return mix_step(x_, d); }
+
+ private:
+  uint64_t x_;
+};
+
 }  // namespace maskapply::gen

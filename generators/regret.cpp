@@ -54,19 +54,21 @@ std::vector<BlockSummary> summarize(std::span<const uint8_t> sel) {
   return out;
 }
 
-BlockCosts::BlockCosts(std::span<const BlockSummary> blocks) {
+void BlockCosts::assign(std::span<const BlockSummary> blocks) {
   tail_ = !blocks.empty() && blocks.back().len < 16;
   full_ = blocks.size() - tail_;
   n_ = 16 * full_ + (tail_ ? blocks.back().len : 0);
-  s_.assign(full_ + 1, 0), rn_.assign(full_ + 1, 0), ge_.assign(full_ + 1, 0), x_.assign(full_ + 1, 0);
+  p_.resize(full_ + 1);
+  Prefix* out = p_.data();
+  Prefix acc{0, 0, 0, 0};
   bool prev = false;  // the block before the first counts as non-empty
+  out[0] = acc;
   for (size_t b = 0; b < full_; ++b) {
-    const BlockSummary& s = blocks[b];
-    s_[b + 1] = s_[b] + s.selected;
-    rn_[b + 1] = rn_[b] + s.nonempty;
-    ge_[b + 1] = ge_[b] + s.empty();
-    x_[b + 1] = x_[b] + (s.empty() != prev);
-    prev = s.empty();
+    const BlockSummary bs = blocks[b];
+    const bool e = bs.selected == 0;
+    acc.s += bs.selected, acc.rn += bs.nonempty, acc.ge += e, acc.x += e != prev;
+    prev = e;
+    out[b + 1] = acc;
   }
 }
 
@@ -75,10 +77,10 @@ double BlockCosts::run_cost(const CostModel& m, Fn f, Strategy s, size_t begin, 
   const bool tail = end >= n_ && tail_;
   if (bj < bi) return tail ? tail_cost(m, f) : 0.0;
   const StrategyTerms t = terms(m, f, s);
-  const size_t G = bj - bi, Ge = ge_[bj] - ge_[bi], P = s_[bj] - s_[bi];
-  const size_t X = G ? (empty_block(bi) != prev_empty) + (x_[bj] - x_[bi + 1]) : 0;
+  const size_t G = bj - bi, Ge = p_[bj].ge - p_[bi].ge, P = p_[bj].s - p_[bi].s;
+  const size_t X = G ? (empty_block(bi) != prev_empty) + (p_[bj].x - p_[bi + 1].x) : 0;
   return static_cast<double>(G - Ge) * t.full + static_cast<double>(Ge) * t.empty +
-         static_cast<double>(rn_[bj] - rn_[bi]) * t.nonempty_reg +
+         static_cast<double>(p_[bj].rn - p_[bi].rn) * t.nonempty_reg +
          (P ? static_cast<double>(4 * G) * t.expand_any : 0.0) + static_cast<double>(X) * t.sw +
          static_cast<double>((P + 15) / 16) * t.group + (tail ? tail_cost(m, f) : 0.0);
 }
@@ -117,6 +119,15 @@ constexpr std::array<Strategy, 4> kWindowed{Strategy::detour, Strategy::detour_s
                                             Strategy::compact_skip};
 using Lanes = std::array<double, 4>;
 
+// Four doubles as one vector (GCC / Clang vector extension: element-wise IEEE operations).
+using V4 = double __attribute__((vector_size(32)));
+inline V4 load(const Lanes& a) {
+  V4 v;
+  std::memcpy(&v, a.data(), sizeof v);
+  return v;
+}
+inline void store(Lanes& a, V4 v) { std::memcpy(a.data(), &v, sizeof v); }
+
 template <bool Record>
 struct Windowed {
   Lanes base[2][2];     // per block by [empty][switch]: the block's term, expand, the switch
@@ -146,13 +157,21 @@ struct Windowed {
         for (int q = static_cast<int>(r); q >= 0 && sm[static_cast<size_t>(q)][k] > v[k]; --q)
           sm[static_cast<size_t>(q)][k] = v[k], smi[static_cast<size_t>(q)][k] = start;
     } else {
-      for (unsigned q = 0; q <= r; ++q)
-        for (size_t k = 0; k < 4; ++k) sm[q][k] = std::min(sm[q][k], v[k]);
+      // sm[q] is non-decreasing in q (a minimum over a shrinking set), so the update of [0, r] stops at the
+      // first q where no lane is above v: the same values as updating all of [0, r].
+      for (int q = static_cast<int>(r); q >= 0; --q) {
+        Lanes& x = sm[static_cast<size_t>(q)];
+        if (!(x[0] > v[0] || x[1] > v[1] || x[2] > v[2] || x[3] > v[3])) break;
+        for (size_t k = 0; k < 4; ++k) x[k] = std::min(x[k], v[k]);
+      }
     }
   }
   void step(bool e, bool sw, double nonempty, double groups) {
-    const Lanes& b = base[e][sw];
-    for (size_t k = 0; k < 4; ++k) off[k] += b[k] + nonempty * nr[k] + groups * group[k];
+    // As `off[k] += b[k] + nonempty * nr[k] + groups * group[k]` lane by lane (the same operations, the same
+    // bits), written on whole vectors so that off is stored as one vector: finish and insert load it as one, and
+    // four scalar stores would not forward to that load.
+    const V4 n4{nonempty, nonempty, nonempty, nonempty}, g4{groups, groups, groups, groups};
+    store(off, load(off) + ((load(base[e][sw]) + n4 * load(nr)) + g4 * load(group)));
   }
   // The cheapest finish at residue r: its cost, lane and start (when recording).
   double finish(unsigned r, size_t* lane, uint32_t* start) const {
@@ -250,18 +269,202 @@ double oracle_dp(std::span<const BlockSummary> blocks, const CostModel& m, Fn f,
   return dp + (tail ? tail_cost(m, f) : 0.0);
 }
 
+// One window of the dynamic program (oracle_dp's loop, restricted to the window's blocks and with nothing
+// recorded), entering with dp and bs (open_bs), the selected count S (mod 16 is all that matters) and whether
+// the block before was empty, gives (dp, bs) at its end. A window's transfer is its pass from (dp, bs) =
+// (0, inf) and, when needed, from (inf, 0) (see OracleCacheAccess::run). Four passes, of the same window or of
+// different windows, run in one loop: independent chains of dependent operations, which the processor overlaps.
+// A lane's figures do not depend on its partner: the same operations per lane, and regret.cpp is compiled
+// with -ffp-contract=off (no fused multiply-add in one copy and not in another).
+struct DpTerms {
+  StrategyTerms blend, bskip;
+  double M, empty_detour;
+};
+
+struct Pass {
+  std::span<const BlockSummary> w;
+  uint32_t S = 0;          // entering
+  bool prev_empty = false; // entering
+  bool from_bs = false;    // the pass from (inf, 0), else from (0, inf)
+  double* dp_out = nullptr;
+  double* bs_out = nullptr;
+};
+
+constexpr int kLanes = 4;
+
+[[gnu::noinline]] void run_passes(const Pass (&p)[kLanes], const DpTerms& t, Windowed<false> (&wd)[kLanes]) {
+  double dp[kLanes], open_bs[kLanes], open_de[kLanes];
+  uint32_t S[kLanes];
+  bool prev_empty[kLanes];
+  size_t len = 0;
+  for (int z = 0; z < kLanes; ++z) {
+    dp[z] = p[z].from_bs ? kInf : 0.0, open_bs[z] = p[z].from_bs ? 0.0 : kInf, open_de[z] = kInf;
+    S[z] = p[z].S, prev_empty[z] = p[z].prev_empty;
+    wd[z].reset();
+    len = std::max(len, p[z].w.size());
+  }
+  for (size_t i = 0; i < len; ++i) {
+    for (int z = 0; z < kLanes; ++z) {
+      if (i >= p[z].w.size()) continue;
+      const BlockSummary& b = p[z].w[i];
+      const bool e = b.empty(), sw = e != prev_empty[z];
+      const double start_fix = (static_cast<double>(e) - static_cast<double>(sw)) * t.M;
+      wd[z].insert(dp[z], start_fix, 0, S[z] % 16);
+      if (dp[z] + start_fix < open_bs[z]) open_bs[z] = dp[z] + start_fix;
+      if (dp[z] < open_de[z]) open_de[z] = dp[z];
+      const uint32_t S2 = S[z] + b.selected;
+      wd[z].step(e, sw, b.nonempty, static_cast<double>(S2 / 16 - S[z] / 16));
+      open_bs[z] += (e ? t.bskip.empty : t.bskip.full) + (sw ? t.bskip.sw : 0.0);
+      open_de[z] = e ? open_de[z] + t.empty_detour : kInf;
+      S[z] = S2;
+      prev_empty[z] = e;
+      double best = dp[z] + t.blend.full;
+      if (open_bs[z] < best) best = open_bs[z];
+      if (open_de[z] < best) best = open_de[z];
+      if (const double v = wd[z].finish(S[z] % 16, nullptr, nullptr); v < best) best = v;
+      dp[z] = best;
+    }
+  }
+  for (int z = 0; z < kLanes; ++z) *p[z].dp_out = dp[z], *p[z].bs_out = open_bs[z];
+}
+
+uint64_t window_hash(std::span<const BlockSummary> w, uint32_t s, bool prev_empty) {
+  static_assert(sizeof(BlockSummary) == 3);
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ (w.size() * 0x100000001b3ull) ^ (uint64_t{s} << 1) ^ uint64_t{prev_empty};
+  const auto* p = reinterpret_cast<const uint8_t*>(w.data());
+  const size_t bytes = w.size() * sizeof(BlockSummary);
+  size_t i = 0;
+  for (; i + 8 <= bytes; i += 8) {
+    uint64_t x;
+    std::memcpy(&x, p + i, 8);
+    h = (h ^ x) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  }
+  for (; i < bytes; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
+  return h ^ (h >> 29);
+}
+
 }  // namespace
+
+// The window-by-window oracle (regret.h): the one place its figure is computed, with or without a cache.
+//
+// A window's pass from (inf, 0) (a blend_skip run continuing into it) is needed only when continuing can beat
+// starting afresh: a fresh blend_skip run at the boundary costs dp + start_fix (its first block compared with
+// "non-empty"), the continuing one bs >= dp. With start_fix <= 0 (the first block non-empty, or empty after a
+// non-empty one) every continuing schedule costs at least the fresh one, so the transfer's from-bs entries are
+// +inf and only the pass from (0, inf) runs. The same minimum in real arithmetic; the same bits with or
+// without a cache (the rule depends only on the window's key).
+struct OracleCacheAccess {
+  using Win = OracleCache::Win;
+
+  static double run(std::span<const BlockSummary> blocks, const CostModel& m, Fn f, const PilotOptions& o,
+                    size_t first, OracleCache* cache) {
+    const bool tail = !blocks.empty() && blocks.back().len < 16;
+    const size_t nb = blocks.size() - tail;
+    const size_t n = first + 16 * nb + (tail ? blocks.back().len : 0);
+    const Windows grid{std::min(n, o.calib_blocks * o.calib_len), std::max<size_t>(o.tile, 1)};
+    const DpTerms t{terms(m, f, Strategy::blend), terms(m, f, Strategy::blend_skip), m.M, 4 * m.C};
+    std::vector<Win> local;
+    std::vector<Win>& wins = cache ? cache->wins_ : local;
+    wins.clear();
+    // The windows and their entering state.
+    uint32_t s = 0;  // selected elements before the window, mod 16
+    bool prev_empty = false;
+    for (size_t j = 0; j < nb;) {
+      // The window opening at block j ends at the first block at or after the next boundary (oracle_dp's reset).
+      const size_t boundary = grid.next(first + 16 * j + 1);
+      const size_t end = std::min(nb, std::max(j + 1, (boundary - first + 15) / 16));
+      Win w;
+      w.j = j, w.end = end, w.s = s, w.prev_empty = prev_empty, w.computed = !cache;
+      wins.push_back(w);
+      for (size_t b = j; b < end; ++b) s += blocks[b].selected;
+      s %= 16;
+      prev_empty = blocks[end - 1].empty();
+      j = end;
+    }
+    // What the cache knows; a window it does not know gets its entry now (filled by the passes below), so a
+    // window repeated within this call is computed once.
+    if (cache) {
+      if (cache->entries_.size() + wins.size() > cache->max_entries_)
+        cache->entries_.clear(), cache->index_.clear(), cache->pool_.clear();
+      for (Win& w : wins) {
+        const std::span<const BlockSummary> win = blocks.subspan(w.j, w.end - w.j);
+        const uint64_t h = window_hash(win, w.s, w.prev_empty);
+        bool found = false;
+        for (auto [it, last] = cache->index_.equal_range(h); it != last && !found; ++it) {
+          const OracleCache::Entry& e = cache->entries_[it->second];
+          if (e.len == win.size() && e.s == w.s && e.prev_empty == w.prev_empty &&
+              std::memcmp(cache->pool_.data() + e.at, win.data(), win.size_bytes()) == 0)
+            w.entry = it->second, found = true;
+        }
+        ++(found ? cache->hits_ : cache->misses_);
+        if (found) continue;
+        w.entry = static_cast<uint32_t>(cache->entries_.size()), w.computed = true;
+        cache->index_.emplace(h, w.entry);
+        cache->entries_.push_back(
+            OracleCache::Entry{cache->pool_.size(), win.size(), static_cast<uint8_t>(w.s), w.prev_empty, {}});
+        cache->pool_.insert(cache->pool_.end(), win.begin(), win.end());
+      }
+    }
+    // The passes the computed windows need, two at a time.
+    Windowed<false> wd[kLanes] = {Windowed<false>(m, f), Windowed<false>(m, f), Windowed<false>(m, f),
+                                  Windowed<false>(m, f)};
+    Pass batch[kLanes];
+    int filled = 0;
+    const auto pass = [&](const Pass& p) {
+      batch[filled++] = p;
+      if (filled == kLanes) run_passes(batch, t, wd), filled = 0;
+    };
+    for (Win& w : wins) {
+      if (!w.computed) continue;
+      OracleTransfer& tr = cache ? cache->entries_[w.entry].t : w.t;
+      const std::span<const BlockSummary> win = blocks.subspan(w.j, w.end - w.j);
+      const bool e = win.front().empty(), sw = e != w.prev_empty;
+      const double start_fix = (static_cast<double>(e) - static_cast<double>(sw)) * t.M;
+      pass(Pass{win, w.s, w.prev_empty, false, &tr.dd, &tr.db});
+      if (start_fix > 0)
+        pass(Pass{win, w.s, w.prev_empty, true, &tr.bd, &tr.bb});
+      else
+        tr.bd = tr.bb = kInf;
+    }
+    if (filled) {  // the last batch: its empty lanes repeat its first pass into a sink (the same figures)
+      double sink[2 * kLanes];
+      for (int z = filled; z < kLanes; ++z) {
+        batch[z] = batch[0];
+        batch[z].dp_out = &sink[2 * z], batch[z].bs_out = &sink[2 * z + 1];
+      }
+      run_passes(batch, t, wd);
+    }
+    // Composition, in order.
+    double dp = 0, bs = kInf;
+    for (const Win& w : wins) {
+      const OracleTransfer& tr = cache ? cache->entries_[w.entry].t : w.t;
+      const double dp2 = std::min(dp + tr.dd, bs + tr.bd);
+      const double bs2 = std::min(dp + tr.db, bs + tr.bb);
+      dp = dp2, bs = bs2;
+    }
+    return dp + (tail ? tail_cost(m, f) : 0.0);
+  }
+};
 
 double oracle_cost(std::span<const BlockSummary> blocks, const CostModel& m, Fn f, const PilotOptions& o,
                    size_t first) {
-  return oracle_dp<false>(blocks, m, f, o, first, nullptr);
+  return OracleCacheAccess::run(blocks, m, f, o, first, nullptr);
 }
 
 OracleSchedule oracle_schedule(std::span<const BlockSummary> blocks, const CostModel& m, Fn f, const PilotOptions& o,
                                size_t first) {
   OracleSchedule s;
-  s.cost = oracle_dp<true>(blocks, m, f, o, first, &s.runs);
+  oracle_dp<true>(blocks, m, f, o, first, &s.runs);
+  s.cost = oracle_cost(blocks, m, f, o, first);
   return s;
+}
+
+OracleCache::OracleCache(const CostModel& m, Fn f, size_t max_entries)
+    : m_(m), f_(f), max_entries_(std::max<size_t>(max_entries, 1)) {}
+
+double OracleCache::cost(std::span<const BlockSummary> blocks, const PilotOptions& o, size_t first) {
+  return OracleCacheAccess::run(blocks, m_, f_, o, first, this);
 }
 
 Regret model_regret(const Trace& trace, std::span<const uint8_t> sel, const CostModel& m, Fn f,

@@ -35,6 +35,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "cost_model.h"
@@ -62,19 +63,30 @@ void summarize(std::span<const uint8_t> sel, std::vector<BlockSummary>& out);  /
 // Prefix sums over a summary: the cost of any block-aligned run in O(1).
 class BlockCosts {
  public:
-  explicit BlockCosts(std::span<const BlockSummary> blocks);
+  BlockCosts() = default;
+  explicit BlockCosts(std::span<const BlockSummary> blocks) { assign(blocks); }
+  void assign(std::span<const BlockSummary> blocks);  // reuses the prefix arrays' storage
   size_t size() const { return n_; }   // elements
   // The cost of strategy s over [begin, end) (elements; begin a multiple of 16, end a multiple of 16 or n)
   // as strategy_cost gives it. prev_empty: what a skip run compares its first block with (false: "non-empty",
   // a run's start; a block's predecessor when costing the piece of a run that continues).
   double run_cost(const CostModel& m, Fn f, Strategy s, size_t begin, size_t end, bool prev_empty = false) const;
   static bool aligned(size_t pos, size_t n) { return pos % 16 == 0 || pos == n; }
-  bool empty_block(size_t b) const { return ge_[b + 1] != ge_[b]; }
+  bool empty_block(size_t b) const { return p_[b + 1].ge != p_[b].ge; }
+  // Over whole blocks [0, b): selected elements, non-empty registers, empty blocks, switches (a block whose
+  // emptiness differs from the one before it; block 0 compared with "non-empty").
+  uint32_t selected_before(size_t b) const { return p_[b].s; }
+  uint32_t nonempty_before(size_t b) const { return p_[b].rn; }
+  uint32_t empty_before(size_t b) const { return p_[b].ge; }
+  uint32_t switches_before(size_t b) const { return p_[b].x; }
 
  private:
   size_t n_ = 0, full_ = 0;  // elements, whole blocks
   bool tail_ = false;
-  std::vector<uint32_t> s_, rn_, ge_, x_;  // prefix: selected, non-empty registers, empty blocks, switches
+  struct Prefix {  // over blocks [0, b): selected, non-empty registers, empty blocks, switches
+    uint32_t s, rn, ge, x;
+  };
+  std::vector<Prefix> p_;  // one record per block boundary: one store per block when built
 };
 
 // The cost of a schedule (runs in element offsets, block-aligned) plus nothing else.
@@ -85,12 +97,67 @@ struct OracleSchedule {
   std::vector<Run> runs;  // element offsets (first + ...), the last one holding the tail if any
 };
 // The clairvoyant oracle over blocks that start at element `first` of an array whose end is the end of blocks
-// (first must be a multiple of 16). o gives the window grid (tile, calib_blocks * calib_len). Allocation-free
-// but for the result; O(blocks) time.
+// (first must be a multiple of 16). o gives the window grid (tile, calib_blocks * calib_len). O(blocks) time.
+//
+// The cost is computed window by window (the grid above): nothing but two numbers and two small facts cross a
+// window boundary — dp (the cheapest schedule of all blocks before it) and bs (the cheapest one whose last run is
+// a blend_skip run, which may continue), the selected count mod 16 (the packed pass's rounding) and whether the
+// block before was empty (a switch). A window's dynamic program is min-plus linear in (dp, bs), so it is run
+// from (0, inf) and from (inf, 0) — the second only when a continuing blend_skip run can beat a fresh one
+// (regret.cpp) — giving a transfer T (OracleTransfer), and the windows are composed in order: dp' = min(dp + T.dd, bs + T.bd), bs' = min(dp + T.db, bs + T.bb). Exact in real arithmetic (the same
+// minimum as one pass over all blocks; oracle_test checks it against a brute force); in floating point this
+// order of additions *is* the definition, so OracleCache, which reuses transfers, gives the same bits.
 double oracle_cost(std::span<const BlockSummary> blocks, const CostModel& m, Fn f, const PilotOptions& o,
                    size_t first = 0);
+// The schedule: one pass of the dynamic program over all blocks, recording choices; its cost field is
+// oracle_cost's figure (the schedule's own sum, schedule_cost, agrees to rounding: oracle_test).
 OracleSchedule oracle_schedule(std::span<const BlockSummary> blocks, const CostModel& m, Fn f,
                                const PilotOptions& o, size_t first = 0);
+
+// A window's min-plus transfer (see oracle_cost): [from][to] over dp and bs.
+struct OracleTransfer {
+  double dd = 0, db = 0, bd = 0, bb = 0;
+};
+
+// oracle_cost with the window transfers kept between calls: a window whose blocks, entering count mod 16 and
+// entering emptiness were seen before (compared in full, not by hash alone) reuses its transfer, so a candidate
+// that repeats a tile, or shares tiles with an earlier candidate, pays only for its new windows. The same
+// figure as oracle_cost to the last bit (both compose the same transfers in the same order;
+// generators_oracle_test, generators_hunt_test and property 15 check it). For one model and f; at most max_entries windows, then
+// it starts afresh. Owned by its user (a Scorer), not shared between threads.
+class OracleCache {
+ public:
+  OracleCache(const CostModel& m, Fn f, size_t max_entries = 4096);
+  double cost(std::span<const BlockSummary> blocks, const PilotOptions& o, size_t first = 0);
+  size_t hits() const { return hits_; }
+  size_t misses() const { return misses_; }
+  size_t size() const { return index_.size(); }
+
+ private:
+  friend struct OracleCacheAccess;
+  struct Entry {
+    size_t at = 0, len = 0;  // its blocks in pool_
+    uint8_t s = 0;           // selected count mod 16 entering the window
+    bool prev_empty = false; // the block before it empty
+    OracleTransfer t;
+  };
+  CostModel m_;
+  Fn f_;
+  size_t max_entries_;
+  std::vector<BlockSummary> pool_;
+  std::vector<Entry> entries_;
+  std::unordered_multimap<uint64_t, uint32_t> index_;  // hash of (blocks, s, prev_empty) -> entries_
+  struct Win {  // a window of one call: its blocks [j, end), entering state, key, transfer
+    size_t j = 0, end = 0;
+    uint32_t s = 0;
+    bool prev_empty = false;
+    uint32_t entry = 0;  // in entries_
+    bool computed = false; // its passes run in this call (a miss, or every window without a cache)
+    OracleTransfer t;      // without a cache
+  };
+  std::vector<Win> wins_;  // scratch of one call
+  size_t hits_ = 0, misses_ = 0;
+};
 
 // Per decided tile: what the pilot paid there and what the oracle did there.
 struct TileCost {

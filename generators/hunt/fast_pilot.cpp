@@ -20,68 +20,104 @@ void Summary::assign(std::span<const uint8_t> sel) {
 }
 
 void Summary::assign(const Pattern& p, size_t n) {
-  const bool random = std::any_of(p.segments.begin(), p.segments.end(),
-                                  [](const Segment& s) { return s.kind == Segment::Kind::random; });
-  if (random || p.period == 0 || p.period > n || p.phase >= p.period) {
+  // The segments' places in the period (as gen::selection lays them out); anything it would refuse or do
+  // element by element (segments that do not fill the period, a phase past it) goes through gen::selection.
+  // Equal to gen::selection(p, n) (generators_hunt_test checks it, random segments included).
+  uint64_t fixed = 0;
+  for (const Segment& g : p.segments)
+    if (!g.rest) fixed += g.length;
+  starts_.clear();
+  uint64_t at = 0;
+  for (const Segment& g : p.segments) {
+    starts_.push_back(at);
+    at += g.rest ? (fixed < p.period ? p.period - fixed : 0) : g.length;
+  }
+  starts_.push_back(at);
+  if (p.period == 0 || p.segments.empty() || at != p.period || p.phase >= p.period ||
+      p.period > 2 * uint64_t{n} + 65536) {  // a period far longer than the array: no template worth building
     sel_ = gen::selection(p, n);
-  } else {
-    // One period from position 0 (segment by segment, as gen::selection defines it), then copies: element i
-    // is at position (i + phase) mod period.
-    uint64_t fixed = 0;
-    for (const Segment& g : p.segments)
-      if (!g.rest) fixed += g.length;
-    period_.assign(static_cast<size_t>(p.period), 0);
-    size_t at = 0;
-    for (const Segment& g : p.segments) {
-      const uint64_t len = g.rest ? (fixed < p.period ? p.period - fixed : 0) : g.length;
-      const size_t end = std::min<size_t>(period_.size(), at + static_cast<size_t>(len));
-      if (g.kind == Segment::Kind::bits) {
-        for (size_t j = 0; at + j < end; ++j) period_[at + j] = j < g.bits.size() && g.bits[j] == '1';
-      } else if (g.density >= 1.0) {
-        std::memset(period_.data() + at, 1, end - at);
-      } else if (g.density > 0) {
-        double lo = 0;  // floor(j * d)
-        for (size_t j = 0; at + j < end; ++j) {
-          const double hi = std::floor(static_cast<double>(j + 1) * g.density);
-          period_[at + j] = hi > lo;
-          lo = hi;
-        }
+    build();
+    return;
+  }
+  // One period from position 0, segment by segment (random segments left for each repetition): element i is at
+  // position (i + phase) mod period of repetition (i + phase) / period.
+  bool random = false;
+  period_.assign(static_cast<size_t>(p.period), 0);
+  for (size_t k = 0; k < p.segments.size(); ++k) {
+    const Segment& g = p.segments[k];
+    const size_t b = static_cast<size_t>(starts_[k]), e = static_cast<size_t>(starts_[k + 1]);
+    if (g.kind == Segment::Kind::bits) {
+      for (size_t j = 0; b + j < e; ++j) period_[b + j] = j < g.bits.size() && g.bits[j] == '1';
+    } else if (g.kind == Segment::Kind::random) {
+      random = true;
+    } else if (g.density >= 1.0) {
+      std::memset(period_.data() + b, 1, e - b);
+    } else if (g.density > 0) {
+      double lo = 0;  // floor(j * d)
+      for (size_t j = 0; b + j < e; ++j) {
+        const double hi = std::floor(static_cast<double>(j + 1) * g.density);
+        period_[b + j] = hi > lo;
+        lo = hi;
       }
-      at = end;
     }
-    sel_.resize(n);
-    const size_t per = static_cast<size_t>(p.period), ph = static_cast<size_t>(p.phase);
-    size_t i = 0;
-    size_t first = std::min(n, per - ph);
-    std::memcpy(sel_.data(), period_.data() + ph, first);
-    i = first;
-    while (i < n) {
-      const size_t len = std::min(per, n - i);
-      std::memcpy(sel_.data() + i, period_.data(), len);
-      i += len;
+  }
+  sel_.resize(n);
+  const size_t per = static_cast<size_t>(p.period);
+  uint64_t x = p.phase;
+  for (size_t i = 0; i < n;) {
+    const uint64_t rep = x / per;
+    const size_t pos = static_cast<size_t>(x % per), len = std::min(per - pos, n - i);
+    std::memcpy(sel_.data() + i, period_.data() + pos, len);
+    if (random) {
+      // gen::segment_selects: mix(seed, segment, repetition, offset in the segment) below density * 2^64.
+      for (size_t k = 0; k < p.segments.size(); ++k) {
+        const Segment& g = p.segments[k];
+        if (g.kind != Segment::Kind::random) continue;
+        const size_t b = std::max<size_t>(pos, static_cast<size_t>(starts_[k]));
+        const size_t e = std::min<size_t>(pos + len, static_cast<size_t>(starts_[k + 1]));
+        if (b >= e) continue;
+        uint8_t* out = sel_.data() + i + (b - pos);
+        if (g.density >= 1.0) {
+          std::memset(out, 1, e - b);
+          continue;
+        }
+        const uint64_t threshold = static_cast<uint64_t>(g.density * 18446744073709551616.0);
+        const Mix3 m(p.seed, k, rep);
+        const uint64_t j0 = b - starts_[k];
+        for (size_t j = 0; j < e - b; ++j) out[j] = m(j0 + j) < threshold;
+      }
     }
+    i += len, x += len;
   }
   build();
 }
 
 void Summary::build() {
-  summarize(sel_, blocks_);
-  costs_.emplace(blocks_);
   const size_t blocks = sel_.size() / 16;
-  cnt_.assign(blocks + 1, 0), nreg_.assign(blocks + 1, 0), empty_.assign(blocks + 1, 0), sw_.assign(blocks + 1, 0);
-  is_empty_.assign(blocks, 0);
+  const bool tail = sel_.size() % 16 != 0;
+  blocks_.resize(blocks + tail);
   const uint8_t* p = sel_.data();
+  BlockSummary* out = blocks_.data();
   for (size_t b = 0; b < blocks; ++b) {
     uint64_t w0, w1;  // bytes are 0 / 1: a popcount counts them
     std::memcpy(&w0, p + 16 * b, 8), std::memcpy(&w1, p + 16 * b + 8, 8);
     const uint32_t c = static_cast<uint32_t>(__builtin_popcountll(w0) + __builtin_popcountll(w1));
     const uint32_t r = ((w0 & 0xffffffffu) != 0) + ((w0 >> 32) != 0) + ((w1 & 0xffffffffu) != 0) + ((w1 >> 32) != 0);
-    cnt_[b + 1] = cnt_[b] + c;
-    nreg_[b + 1] = nreg_[b] + r;
-    is_empty_[b] = c == 0;
-    empty_[b + 1] = empty_[b] + (c == 0);
-    sw_[b + 1] = sw_[b] + (b > 0 && is_empty_[b] != is_empty_[b - 1]);
+    out[b] = BlockSummary{static_cast<uint8_t>(c), static_cast<uint8_t>(r), 16};
   }
+  if (tail) {  // regret.h's summarize of the last len % 16 elements
+    const size_t begin = blocks * 16, len = sel_.size() - begin;
+    BlockSummary t;
+    t.len = static_cast<uint8_t>(len);
+    for (size_t r = 0; r * 4 < len; ++r) {
+      unsigned c = 0;
+      for (size_t l = r * 4; l < std::min(len, r * 4 + 4); ++l) c += p[begin + l];
+      t.selected = static_cast<uint8_t>(t.selected + c);
+      t.nonempty = static_cast<uint8_t>(t.nonempty + (c != 0));
+    }
+    blocks_[blocks] = t;
+  }
+  costs_.assign(blocks_);  // the prefix sums count() and stats() read too
 }
 
 size_t Summary::count(size_t b, size_t e) const {
@@ -93,7 +129,7 @@ size_t Summary::count(size_t b, size_t e) const {
     for (size_t i = b; i < e; ++i) c += sel_[i];
     return c;
   }
-  size_t c = cnt_[E] - cnt_[B];
+  size_t c = costs_.selected_before(E) - costs_.selected_before(B);
   for (size_t i = b; i < 16 * B; ++i) c += sel_[i];
   for (size_t i = 16 * E; i < e; ++i) c += sel_[i];
   return c;
@@ -110,11 +146,13 @@ SpanStats Summary::stats(size_t b, size_t e) const {
   st.blocks = st.body / 16;
   st.tail = st.len - st.body;
   const size_t B0 = b / 16, B1 = B0 + st.blocks;
-  st.selected = cnt_[B1] - cnt_[B0];
-  st.nonempty_registers = nreg_[B1] - nreg_[B0];
-  st.empty_blocks = empty_[B1] - empty_[B0];
+  st.selected = costs_.selected_before(B1) - costs_.selected_before(B0);
+  st.nonempty_registers = costs_.nonempty_before(B1) - costs_.nonempty_before(B0);
+  st.empty_blocks = costs_.empty_before(B1) - costs_.empty_before(B0);
   // The first block is compared with "non-empty", the others with their predecessor.
-  st.switches = st.blocks ? static_cast<size_t>(is_empty_[B0]) + (sw_[B1] - sw_[B0 + 1]) : 0;
+  st.switches =
+      st.blocks ? static_cast<size_t>(costs_.empty_block(B0)) + (costs_.switches_before(B1) - costs_.switches_before(B0 + 1))
+                : 0;
   for (size_t i = b + st.body; i < e; ++i) st.tail_selected += sel_[i];
   return st;
 }
@@ -283,15 +321,17 @@ std::string Mechanism::words() const {
   return w;
 }
 
-Scorer::Scorer(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o)
-    : pilot_(pilot), f_(f), m_(m), o_(o.d_max ? o : model_options(m, f, o)) {}
+Scorer::Scorer(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, bool cache)
+    : pilot_(pilot), f_(f), m_(m), o_(o.d_max ? o : model_options(m, f, o)) {
+  if (cache) cache_.emplace(m_, f_);
+}
 
 Score Scorer::score(const Summary& s) {
   simulate(pilot_, s, o_, trace_);
   return score_trace(s, trace_);
 }
 
-Score Scorer::score_trace(const Summary& s, const Trace& t) const {
+Score Scorer::score_trace(const Summary& s, const Trace& t) {
   // As regret.h's model_regret: runs charged to the tile holding their first element, in trace order, each
   // costed by BlockCosts; the probe added after the runs; the calibration tiles left out; the oracle over the
   // blocks of the decided region.
@@ -358,9 +398,10 @@ Score Scorer::score_trace(const Summary& s, const Trace& t) const {
     out.pilot_cost = slow->pilot_cost, out.oracle_cost = slow->oracle_cost;
     out.regret = slow->vs_oracle, out.vs_fixed = slow->vs_fixed;
   } else {
-    if (decided_begin < n)
-      out.oracle_cost = oracle_cost(s.blocks().subspan(std::min(decided_begin / 16, s.blocks().size())), m_, f_, o_,
-                                    decided_begin);
+    if (decided_begin < n) {
+      const auto blocks = s.blocks().subspan(std::min(decided_begin / 16, s.blocks().size()));
+      out.oracle_cost = cache_ ? cache_->cost(blocks, o_, decided_begin) : oracle_cost(blocks, m_, f_, o_, decided_begin);
+    }
     out.regret = decided ? ratio(out.pilot_cost, out.oracle_cost) : nan;
     out.vs_fixed = decided ? ratio(out.pilot_cost, *std::min_element(fixed.begin(), fixed.end())) : nan;
   }

@@ -34,8 +34,8 @@ class Summary {
   explicit Summary(std::span<const uint8_t> sel) { assign(sel); }
   // The selection (any nonzero byte is selected); keeps the buffers' capacity for the next assign.
   void assign(std::span<const uint8_t> sel);
-  // The selection of pattern p over [0, n), built per period rather than per element when p has no random
-  // segment (equal to gen::selection(p, n); a unit test checks it).
+  // The selection of pattern p over [0, n): one period's template copied, random segments drawn per
+  // repetition with mix's state hoisted (Mix3); equal to gen::selection(p, n) (a unit test checks it).
   void assign(const Pattern& p, size_t n);
 
   size_t size() const { return sel_.size(); }
@@ -46,16 +46,14 @@ class Summary {
   SpanStats stats(size_t b, size_t e) const;
   // The selection as regret.h's block summaries and their prefix costs (what the sound oracle reads).
   std::span<const BlockSummary> blocks() const { return blocks_; }
-  const BlockCosts& costs() const { return *costs_; }
+  const BlockCosts& costs() const { return costs_; }
 
  private:
   void build();
   std::vector<uint8_t> sel_, period_;
-  // Prefix sums over whole blocks: [k] is the sum over blocks [0, k).
-  std::vector<uint32_t> cnt_, nreg_, empty_, sw_;
-  std::vector<uint8_t> is_empty_;
+  std::vector<uint64_t> starts_;  // segment starts in the period (assign(Pattern))
   std::vector<BlockSummary> blocks_;
-  std::optional<BlockCosts> costs_;
+  BlockCosts costs_;
 };
 
 // The pilot's trace on a selection, with o.d_max injected (std::invalid_argument when o is invalid or d_max is
@@ -87,12 +85,16 @@ struct Score {
 // The one place that decides what "regret" means for the hunt: regret.h's vs_oracle, the pilot's cost over
 // the decided tiles against the clairvoyant block-level oracle (oracle_cost), both from the block summaries.
 // Runs or a calibration region off the 16-element grid (odd options only) go through model_regret itself.
+// The oracle does not depend on the pilot's decisions: a Scorer keeps its window transfers (OracleCache,
+// regret.h) from one candidate to the next, which gives the same bits as a fresh oracle_cost (property 15 and
+// generators_hunt_test check it); cache = false computes every oracle afresh (for those checks and the bench).
 class Scorer {
  public:
-  Scorer(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o = {});
+  Scorer(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o = {}, bool cache = true);
   Score score(const Summary& s);
   // The same regret from a Trace the caller supplies (the traced kernel's, in tests).
-  Score score_trace(const Summary& s, const Trace& t) const;
+  Score score_trace(const Summary& s, const Trace& t);
+  const OracleCache* cache() const { return cache_ ? &*cache_ : nullptr; }
   const PilotOptions& options() const { return o_; }
   Kernel pilot() const { return pilot_; }
   Fn f() const { return f_; }
@@ -104,6 +106,7 @@ class Scorer {
   CostModel m_;
   PilotOptions o_;
   Trace trace_;
+  std::optional<OracleCache> cache_;
 };
 
 // The pilots the hunt knows, in order.

@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "fast_pilot.h"
@@ -28,18 +29,36 @@ struct Find {
   double unshrunk = 0;      // regret before shrinking (0: not shrunk)
 };
 
-// Scores patterns with one Scorer over n elements and counts evaluations.
+// Scores patterns with one Scorer over n elements and counts evaluations. With cache (the default) the Scorer
+// keeps the oracle's window transfers, and a pattern scored before (the same text and ==, e.g. a mutation that
+// undid itself, a shrinking step tried twice) gets its earlier Score back: the same Score, since scoring is a
+// function of the pattern (generators_hunt_test checks both against an Evaluator without cache). Every call
+// counts as an evaluation; memo_hits() says how many were answered from the memo.
 class Evaluator {
  public:
-  Evaluator(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o = {}, size_t n = kHuntN)
-      : scorer_(pilot, f, m, o), n_(n) {}
+  Evaluator(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o = {}, size_t n = kHuntN, bool cache = true)
+      : scorer_(pilot, f, m, o, cache), n_(n), memo_limit_(cache ? 65536 : 0) {}
   Score operator()(const Pattern& p) {
     ++evaluations_;
+    std::string key;
+    if (memo_limit_) {
+      key = to_text(p);
+      if (const auto it = memo_.find(key); it != memo_.end() && it->second.first == p) {
+        ++memo_hits_;
+        return it->second.second;
+      }
+    }
     summary_.assign(p, n_);
-    return scorer_.score(summary_);
+    Score s = scorer_.score(summary_);
+    if (memo_limit_) {
+      if (memo_.size() >= memo_limit_) memo_.clear();
+      memo_.insert_or_assign(std::move(key), std::pair<Pattern, Score>{p, s});
+    }
+    return s;
   }
   Find find(const Pattern& p, std::string origin) { return Find{p, (*this)(p), std::move(origin), 0}; }
   size_t evaluations() const { return evaluations_; }
+  size_t memo_hits() const { return memo_hits_; }
   size_t n() const { return n_; }
   const Scorer& scorer() const { return scorer_; }
 
@@ -47,7 +66,9 @@ class Evaluator {
   Scorer scorer_;
   Summary summary_;
   size_t n_;
-  size_t evaluations_ = 0;
+  size_t evaluations_ = 0, memo_hits_ = 0;
+  size_t memo_limit_;
+  std::unordered_map<std::string, std::pair<Pattern, Score>> memo_;
 };
 
 // Patterns aimed at the pilot's own thresholds (from the options and the injected d_max): probe heads of

@@ -24,6 +24,7 @@ TEST(Summary, buildsTheSameSelectionAsThePatternAndTheSameSpanStatsAsTheSelectio
       "period 69632\nphase 5000\nseg 512:1 512:0 rest:1\n",
       "period 100\nphase 37\nseg 13:0.5 rest:0.25\n",
       "period 200000\nseg 7:1 rest:0.01\n",  // longer than the array
+      "period 12288\nphase 4000\nseed 99\nseg 4096:~0.5 300:1 rest:~0.03\n",  // random segments, a phase
   };
   for (const std::string& t : texts) {
     const Pattern p = parse(t);
@@ -32,6 +33,12 @@ TEST(Summary, buildsTheSameSelectionAsThePatternAndTheSameSpanStatsAsTheSelectio
       s.assign(p, n);
       const std::vector<uint8_t> want = selection(p, n);
       ASSERT_EQ(std::vector<uint8_t>(s.selection().begin(), s.selection().end()), want) << t << " n=" << n;
+      const std::vector<BlockSummary> blocks = summarize(want);  // what the oracle reads, from regret.h
+      ASSERT_EQ(s.blocks().size(), blocks.size());
+      for (size_t b = 0; b < blocks.size(); ++b)
+        ASSERT_TRUE(s.blocks()[b].selected == blocks[b].selected && s.blocks()[b].nonempty == blocks[b].nonempty &&
+                    s.blocks()[b].len == blocks[b].len)
+            << t << " n=" << n << " block " << b;
       for (uint64_t i = 0; i < 400; ++i) {
         const size_t b = n ? mix(i, n, 1) % n : 0, e = n ? b + mix(i, n, 2) % (n - b + 1) : 0;
         const size_t bb = i % 2 ? b & ~size_t{15} : b;  // aligned (the fast path) and not
@@ -47,6 +54,38 @@ TEST(Summary, buildsTheSameSelectionAsThePatternAndTheSameSpanStatsAsTheSelectio
         ASSERT_EQ(s.count(bb, e), c);
       }
     }
+  }
+}
+
+TEST(Scorer, withItsWindowCacheScoresAHuntsCandidatesExactlyAsAFreshScorer) {
+  // The candidates a real hunt evaluates (seeds, adversary, evolution, shrinking, in order), scored again by a
+  // cached Evaluator that lives through all of them and by one that computes every oracle afresh: every figure
+  // equal to the last bit. In the second round the cached Evaluator answers from its memo of whole patterns.
+  for (auto [k, f] : {std::pair{Kernel::pilot_v4, Fn::fma13}, {Kernel::pilot_v3_5, Fn::sin10}}) {
+    std::vector<Pattern> seen;
+    Evaluator hunter(k, f, CostModel::m5());
+    HuntConfig c;
+    c.seed = 5, c.budget = 300, c.seconds = 0, c.adversary = false;
+    // What the hunt evaluates: its starting points, its finds and the adversary's.
+    const HuntResult r = hunt(hunter, c);
+    for (auto& [p, why] : threshold_seeds(hunter.scorer().options())) seen.push_back(p);
+    for (const Find& x : r.finds) seen.push_back(x.pattern);
+    for (const Find& x : adversary(hunter, 1)) seen.push_back(x.pattern);
+    Evaluator cached(k, f, CostModel::m5()), fresh(k, f, CostModel::m5(), PilotOptions{}, kHuntN, false);
+    for (int round = 0; round < 2; ++round)  // the second round: every window already in the cache
+      for (size_t i = 0; i < seen.size(); ++i) {
+        const Score a = cached(seen[i]), b = fresh(seen[i]);
+        ASSERT_EQ(a.oracle_cost, b.oracle_cost) << name(k) << " " << name(f) << " candidate " << i << ":\n"
+                                                << to_text(seen[i]);
+        ASSERT_EQ(a.pilot_cost, b.pilot_cost);
+        ASSERT_TRUE(a.regret == b.regret || (a.regret != a.regret && b.regret != b.regret));
+        ASSERT_EQ(a.mechanism.key(), b.mechanism.key());
+      }
+    ASSERT_NE(cached.scorer().cache(), nullptr);
+    EXPECT_GT(cached.scorer().cache()->hits(), 0u);
+    EXPECT_GE(cached.memo_hits(), seen.size());
+    EXPECT_EQ(fresh.memo_hits(), 0u);
+    EXPECT_EQ(fresh.scorer().cache(), nullptr);
   }
 }
 

@@ -80,6 +80,53 @@ TEST(Oracle, EqualsTheBruteForceCheapestScheduleOnRandomSmallInputs) {
   }
 }
 
+TEST(OracleCache, GivesTheSameBitsAsAFreshOracleWhateverItHoldsFromEarlierCalls) {
+  // Arrays built from a small library of tiles, so windows repeat within an array and across arrays, entered
+  // with different selected counts mod 16 and after empty or non-empty blocks: every figure from one cache
+  // that lives through all the calls (and a tiny one that keeps starting afresh) must equal oracle_cost's.
+  const uint64_t seed = 20261203;
+  std::mt19937_64 rng(seed);
+  const CostModel m = CostModel::m5();
+  for (Fn f : {Fn::fma13, Fn::sqrt, Fn::pow10}) {
+    PilotOptions o;  // the article's: windows of 4096 from 0 below the calibration region, then from its end
+    std::vector<std::vector<uint8_t>> lib;
+    for (int t = 0; t < 10; ++t) {
+      std::vector<uint8_t> tile(o.tile, 0);
+      const size_t head = rng() % 3 == 0 ? 0 : 16 * (rng() % 40) + rng() % 16;  // count mod 16 varies
+      const double d = (rng() % 5) / 4.0;
+      for (size_t i = 0; i < tile.size(); ++i)
+        tile[i] = i < head || (i >= o.probe && std::uniform_real_distribution<double>(0, 1)(rng) < d);
+      if (rng() % 2) std::fill(tile.begin(), tile.begin() + 16, 0);   // opens with an empty block
+      if (rng() % 2) std::fill(tile.end() - 16, tile.end(), 0);       // closes with one
+      lib.push_back(tile);
+    }
+    OracleCache cache(m, f), tiny(m, f, 3);
+    size_t hits = 0;
+    for (int c = 0; c < 60; ++c) {
+      std::vector<uint8_t> sel;
+      const size_t tiles = 3 + rng() % 10;
+      for (size_t t = 0; t < tiles; ++t) {
+        const std::vector<uint8_t>& tile = lib[rng() % lib.size()];
+        sel.insert(sel.end(), tile.begin(), tile.end());
+      }
+      sel.resize(sel.size() - (rng() % 3 == 0 ? rng() % 40 : 0));  // a short last tile, a tail
+      const std::vector<BlockSummary> blocks = summarize(sel);
+      for (size_t first : {size_t{0}, size_t{8192}}) {
+        if (first / 16 > blocks.size()) continue;
+        const auto b = std::span<const BlockSummary>(blocks).subspan(first / 16);
+        const double want = oracle_cost(b, m, f, o, first);
+        const double got = cache.cost(b, o, first), got_tiny = tiny.cost(b, o, first);
+        ASSERT_EQ(got, want) << "case " << c << " (seed " << seed << ") f " << name(f) << " first " << first;
+        ASSERT_EQ(got_tiny, want) << "case " << c << " (seed " << seed << ") f " << name(f) << " first " << first;
+      }
+    }
+    hits += cache.hits();
+    EXPECT_GT(cache.hits(), cache.misses()) << "the arrays must repeat windows, or the cache is not exercised";
+    EXPECT_LE(tiny.size(), 3 + 13u);
+    std::printf("%s: %zu hits, %zu misses\n", std::string(name(f)).c_str(), cache.hits(), cache.misses());
+  }
+}
+
 Regret pilot_regret(Kernel k, Fn f, const std::string& pattern, size_t n) {
   const ParseResult p = parse_pattern(pattern);
   EXPECT_TRUE(p) << p.error().message();

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "commands.h"
+#include "pattern_file.h"
 #include "search.h"
 
 namespace maskapply::cli {
@@ -57,7 +58,6 @@ struct Job {
   std::vector<std::string> files;
 };
 
-std::string regret_text(double r) { return fixed(r, 4); }
 
 std::string seg_line(const gen::Pattern& p) {
   const std::string t = gen::to_text(p);
@@ -70,25 +70,10 @@ std::string seg_line(const gen::Pattern& p) {
 
 std::string pattern_file(const Job& j, const hunt::Find& f, const gen::CostModel& m, const PilotOptions& o,
                          size_t n, const std::string& path, const std::string& model_arg) {
-  std::ostringstream s;
-  const std::string pilot(name(j.pilot)), fn(name(j.f));
-  s << "# model regret " << regret_text(f.score.regret) << " (pilot cost / block oracle; vs best fixed strategy "
-    << regret_text(f.score.vs_fixed) << ") for " << pilot << ", f = " << fn << ", model " << m.name << ", n = " << n
-    << "\n";
-  s << "# found by maskapply hunt --seed " << j.seed << " (" << f.origin << ")";
-  if (f.unshrunk > 0) s << ", shrunk from " << regret_text(f.unshrunk);
-  s << "\n";
-  s << "# options: the article's (tile " << o.tile << ", probe " << o.probe << ", xlo " << o.xlo << ", lo " << o.lo
-    << ", verify " << o.verify_blocks << " blocks, bail " << o.bail << ", distrust " << o.distrust
-    << "), d_max " << fixed(o.d_max.value_or(NAN), 4) << " from the model\n";
-  s << "# in words: in tile " << f.score.mechanism.tile << " (the costliest), " << f.score.mechanism.words() << "\n";
-  s << "# mechanism: " << f.score.mechanism.key() << "\n";
-  s << "# reproduce: maskapply check --pattern " << path << " --f " << fn << " --model " << model_arg << " --kernel "
-    << pilot << "\n";
-  gen::Pattern p = f.pattern;
-  p.length = n;
-  s << gen::to_text(p);
-  return s.str();
+  hunt::FileInfo i;
+  i.pilot = j.pilot, i.f = j.f, i.model_name = m.name, i.model_arg = model_arg, i.options = o, i.n = n;
+  i.path = path, i.found_by = "maskapply hunt --seed " + std::to_string(j.seed);
+  return hunt::pattern_file(f, i);
 }
 
 }  // namespace
@@ -165,8 +150,7 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
     const PilotOptions o = gen::model_options(model, j.f);
     for (size_t r = 0; r < j.result.finds.size(); ++r) {
       const hunt::Find& f = j.result.finds[r];
-      const std::string base = std::string(name(j.pilot)) + "-" + std::string(name(j.f)) + "-" +
-                               regret_text(f.score.regret) + ".pattern";
+      const std::string base = hunt::pattern_file_name(j.pilot, j.f, f.score.regret);
       const std::string path = (std::filesystem::path(a.out) / base).string();
       write_file(path, pattern_file(j, f, model, o, a.n, path, model_arg));
       j.files.push_back(path);
