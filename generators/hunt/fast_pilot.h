@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -89,7 +90,11 @@ struct Score {
 // Runs or a calibration region off the 16-element grid (odd options only) go through model_regret itself.
 class Scorer {
  public:
+  // A pilot's decisions as a function of the selection (exploration of candidate rules: docs/pilot_v5.md).
+  using Simulate = std::function<void(const Summary&, const PilotOptions&, Trace&)>;
   Scorer(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o = {});
+  // A candidate rule instead of a registered pilot; `pilot` is what the search treats it as.
+  Scorer(Simulate sim, Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o = {});
   Score score(const Summary& s);
   // The same regret from a Trace the caller supplies (the traced kernel's, in tests).
   Score score_trace(const Summary& s, const Trace& t) const;
@@ -104,6 +109,7 @@ class Scorer {
   CostModel m_;
   PilotOptions o_;
   Trace trace_;
+  Simulate sim_;
 };
 
 // The pilots the hunt knows, in order.

@@ -33,6 +33,8 @@ class Evaluator {
  public:
   Evaluator(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o = {}, size_t n = kHuntN)
       : scorer_(pilot, f, m, o), n_(n) {}
+  Evaluator(Scorer::Simulate sim, Kernel as, Fn f, const CostModel& m, const PilotOptions& o = {}, size_t n = kHuntN)
+      : scorer_(std::move(sim), as, f, m, o), n_(n) {}
   Score operator()(const Pattern& p) {
     ++evaluations_;
     summary_.assign(p, n_);
