@@ -41,8 +41,8 @@ using namespace maskapply;
 
 namespace {
 
-constexpr std::array<Kernel, 5> kPilots{Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3, Kernel::pilot_v3_5,
-                                        Kernel::pilot_v4};
+constexpr std::array<Kernel, 6> kPilots{Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3, Kernel::pilot_v3_5,
+                                        Kernel::pilot_v4, Kernel::pilot_v5};
 constexpr size_t kN = fuzz::kRegretN;
 constexpr size_t kBuckets = 1024;  // regret 1.005^b: up to about 164
 constexpr double kStep = 1.005;

@@ -60,7 +60,7 @@ class Summary {
 };
 
 // The pilot's trace on a selection, with o.d_max injected (std::invalid_argument when o is invalid or d_max is
-// not set, as the pilots). pilot must be one of pilot_v1 .. pilot_v4. out is cleared first (its capacity kept).
+// not set, as the pilots). pilot must be one of pilot_v1 .. pilot_v5 (v5: v5_model.h). out is cleared first (its capacity kept).
 void simulate(Kernel pilot, const Summary& s, const PilotOptions& o, Trace& out);
 
 // What happened in one tile, in the terms the search keeps diversity by.
@@ -113,7 +113,7 @@ class Scorer {
 };
 
 // The pilots the hunt knows, in order.
-inline constexpr std::array<Kernel, 5> kPilots{Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3,
-                                               Kernel::pilot_v3_5, Kernel::pilot_v4};
+inline constexpr std::array<Kernel, 6> kPilots{Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3,
+                                               Kernel::pilot_v3_5, Kernel::pilot_v4, Kernel::pilot_v5};
 
 }  // namespace maskapply::gen::hunt

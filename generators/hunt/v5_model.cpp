@@ -25,6 +25,12 @@ struct Sample {
 
 }  // namespace
 
+V5Params v5_params(const PilotOptions& o) {
+  V5Params p;
+  p.C = o.C, p.S = o.S, p.K = o.K, p.M = o.M, p.seed = o.seed, p.shrink = o.shrink, p.kappa = o.kappa, p.rho = o.rho;
+  return p;
+}
+
 void simulate_v5(const Summary& s, const PilotOptions& o, const V5Params& p, Trace& out) {
   if (const std::string err = o.validate(); !err.empty()) throw std::invalid_argument("maskapply: " + err);
   if (!o.d_max) throw std::invalid_argument("simulate_v5 needs an injected d_max");
@@ -80,12 +86,13 @@ void simulate_v5(const Summary& s, const PilotOptions& o, const V5Params& p, Tra
     return best;
   };
   std::vector<Sample> samples;
+  std::vector<Strategy> plan;
   for (size_t t0 = region; t0 < n; t0 += o.tile) {
     TileDecision d = fresh(t0, std::min(t0 + o.tile, n));
     const size_t size = d.end - d.begin, nb = size / 16;
     // The probe.
     samples.clear();
-    const size_t np = std::min(o.probe / 32, nb / 2);
+    const size_t np = std::min({o.probe / 32, nb / 2, size_t{32}});
     size_t probed = 0;
     const auto block = [&](size_t b, uint32_t& c, uint32_t& r) {
       const size_t e0 = d.begin + 16 * b;
@@ -144,8 +151,8 @@ void simulate_v5(const Summary& s, const PilotOptions& o, const V5Params& p, Tra
       const double xf = (x + p.kappa * 2 * ef * (1 - ef)) / (pairs + p.kappa);
       return choose(c / (16 * blocks), ef, pairs + p.kappa > 0 ? xf : 0, r / blocks, allow_blend, can_bail);
     };
-    std::array<Strategy, 64> plan{};
-    for (size_t k = 0; k < nc && k < plan.size(); ++k) plan[k] = est(k, true);
+    plan.resize(nc);
+    for (size_t k = 0; k < nc; ++k) plan[k] = est(k, true);
     size_t k = 0;
     while (k < nc) {
       const size_t b = k * len;

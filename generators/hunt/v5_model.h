@@ -33,6 +33,8 @@ struct V5Params {
 };
 
 void simulate_v5(const Summary& s, const PilotOptions& o, const V5Params& p, Trace& out);
+// The chosen rule's parameters from the options (what the kernel pilot_v5 reads): the fast path of pilot_v5.
+V5Params v5_params(const PilotOptions& o);
 
 // v5's per-block cost estimates for each strategy of the menu from sample statistics (density d, fraction of
 // empty blocks e, switch probability x, nonempty registers per block r), in ns per block of 16.
