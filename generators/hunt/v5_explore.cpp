@@ -124,7 +124,8 @@ int main(int argc, char** argv) {
     Summary s(select(c.data(n, 1), c.thd));
     Scorer v5(sim, Kernel::pilot_v3, c.f, m);
     std::printf("%-18s %-6s v5 %.4f |", c.name.c_str(), std::string(name(c.f)).c_str(), v5.score(s).regret);
-    for (Kernel k : kPilots) std::printf(" %s %.4f", std::string(name(k)).c_str() + 6, Scorer(k, c.f, m).score(s).regret);
+    for (Kernel k : kPilots)
+      if (k != Kernel::pilot_v5) std::printf(" %s %.4f", std::string(name(k)).c_str() + 6, Scorer(k, c.f, m).score(s).regret);
     std::printf("\n");
   }
   // Uniform data over the thd sweep: v5's model cost against the best of v1-v4.
@@ -137,7 +138,8 @@ int main(int argc, char** argv) {
       Scorer v5(sim, Kernel::pilot_v3, f, m);
       const Score sv = v5.score(s);
       double best = 1e300;
-      for (Kernel k : kPilots) best = std::min(best, Scorer(k, f, m).score(s).pilot_cost);
+      for (Kernel k : kPilots)
+        if (k != Kernel::pilot_v5) best = std::min(best, Scorer(k, f, m).score(s).pilot_cost);
       const double r = sv.pilot_cost / best;
       if (cells && std::getenv("V5_RUNS")) {
         Trace tr;
