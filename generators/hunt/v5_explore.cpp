@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
   bool do_hunt = true, cells = false;
   std::vector<Fn> fns{Fn::sqrt, Fn::frfrexp, Fn::sin35, Fn::sin10, Fn::pow10, Fn::fma13};
   V5Params p;
+  PilotOptions base;  // v5's chunks: chunks=N sets verify_blocks for v5 only
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--budget" && i + 1 < argc) budget = std::strtoull(argv[++i], nullptr, 10);
@@ -108,6 +109,8 @@ int main(int argc, char** argv) {
         if (c == std::string::npos) break;
         at = c + 1;
       }
+    } else if (a.rfind("chunks=", 0) == 0) {
+      base.verify_blocks = std::strtoull(a.c_str() + 7, nullptr, 10);
     } else if (!set_param(p, a)) {
       return std::fprintf(stderr, "unknown argument %s\n", a.c_str()), 2;
     }
@@ -122,7 +125,7 @@ int main(int argc, char** argv) {
   for (const ArticleCase& c : article_countertests()) {
     if (std::find(fns.begin(), fns.end(), c.f) == fns.end()) continue;
     Summary s(select(c.data(n, 1), c.thd));
-    Scorer v5(sim, Kernel::pilot_v3, c.f, m);
+    Scorer v5(sim, Kernel::pilot_v3, c.f, m, base);
     std::printf("%-18s %-6s v5 %.4f |", c.name.c_str(), std::string(name(c.f)).c_str(), v5.score(s).regret);
     for (Kernel k : kPilots)
       if (k != Kernel::pilot_v5) std::printf(" %s %.4f", std::string(name(k)).c_str() + 6, Scorer(k, c.f, m).score(s).regret);
@@ -135,7 +138,7 @@ int main(int argc, char** argv) {
     for (int t = 0; t <= 10; ++t) {
       const float thd = static_cast<float>(t) / 10.0f;
       Summary s(select(data, thd));
-      Scorer v5(sim, Kernel::pilot_v3, f, m);
+      Scorer v5(sim, Kernel::pilot_v3, f, m, base);
       const Score sv = v5.score(s);
       double best = 1e300;
       for (Kernel k : kPilots)
@@ -157,7 +160,7 @@ int main(int argc, char** argv) {
   if (!do_hunt) return 0;
   for (Fn f : fns) {
     const auto t0 = std::chrono::steady_clock::now();
-    Evaluator ev(sim, Kernel::pilot_v3, f, m);
+    Evaluator ev(sim, Kernel::pilot_v3, f, m, base);
     HuntConfig cfg;
     cfg.seed = 1, cfg.budget = budget, cfg.seconds = seconds, cfg.keep = 2;
     const HuntResult r = maskapply::gen::hunt::hunt(ev, cfg);
