@@ -16,6 +16,7 @@ double ratio(double a, double b) {
 PilotOptions model_options(const CostModel& m, Fn f, PilotOptions o) {
   o.d_max = m.d_max(f);
   o.B = m.B, o.D = m.D;
+  o.C = m.C, o.S = m.S, o.K = m.K, o.M = m.M;  // pilot_v5's break-evens
   return o;
 }
 

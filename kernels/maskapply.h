@@ -3,7 +3,7 @@
 //   blend.h    blend, blend_skip, blend_verified, density
 //   detour.h   detour, detour_skip, tiled_detour
 //   compact.h  compact, compact_skip
-//   pilot.h    pilot_v1, pilot_v2, pilot_v3, pilot_v3_5, pilot_v4, PilotOptions, bsl_calibrate
+//   pilot.h    pilot_v1, pilot_v2, pilot_v3, pilot_v3_5, pilot_v4, pilot_v5, PilotOptions, bsl_calibrate
 //   trace.h    Trace, Run, TileDecision (the decision trace)
 //   functions.h / masks.h  the f catalog and the built-in masks
 #pragma once

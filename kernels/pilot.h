@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
-// The adaptive pilots v1-v4: per tile, a decision table over the shared kernels, from the calibrated d_max and
-// a density count. Each pilot reads as the article's code; the tile loop, the probe, the calibration and the
-// bookkeeping for the trace are shared here.
+// The adaptive pilots v1-v5: per tile, a decision table over the shared kernels, from the calibrated d_max and
+// a density count. v1-v4 read as the article's code; v5 (docs/pilot_v5.md) plans each chunk of a tile from a
+// probe spread over the tile at seeded positions and the cost model's break-evens. The tile loop, the probe, the
+// calibration and the bookkeeping for the trace are shared here.
 #pragma once
 
 #include <algorithm>
 #include <chrono>
+#include <array>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -31,6 +35,16 @@ struct PilotOptions {
   double bail = 0.75;          // ... and bails below bail * d_max
   size_t distrust = 16;        // v4: tiles without trusting the probe after a bail-out
   std::optional<double> d_max; // injected calibration; empty: time blend as the article does
+  // pilot_v5 only (docs/pilot_v5.md): the seed of its probe positions, the cost model's constants its break-evens
+  // come from (m5's; generators' model_options injects a model's), and its estimator's weights.
+  uint64_t seed = 0;           // probe pair positions: hashed from (seed, tile index, pair)
+  double C = 0.3912;           // compress per register (detour over an empty span); D - C is expand
+  double S = 0.1928;           // per register of a skipped empty block
+  double K = 0.18;             // compact's bookkeeping per register
+  double M = 3.0;              // one misprediction (a switch between empty and non-empty blocks)
+  double shrink = 0.5;         // weight of the other chunks' pairs in a chunk's estimate
+  double kappa = 2.0;          // pseudo-pairs of independent placement in the switch-rate estimate
+  double rho = 1.35;           // blend_skip on the menu when blend costs <= rho x compact on a one-element block
 
   // Empty when the options are usable, else what is wrong.
   std::string validate() const {
@@ -41,6 +55,8 @@ struct PilotOptions {
     if (!std::isfinite(xlo) || !std::isfinite(lo) || !std::isfinite(bail) || !std::isfinite(B) || !std::isfinite(D))
       return "xlo, lo, bail, B and D must be finite";
     if (d_max && std::isnan(*d_max)) return "d_max must not be NaN";
+    for (const double v : {C, S, K, M, shrink, kappa, rho})
+      if (!std::isfinite(v) || v < 0) return "C, S, K, M, shrink, kappa and rho must be finite and >= 0";
     return {};
   }
 };
@@ -173,6 +189,26 @@ class Pilot {
     return did;
   }
 
+  // Blend over [begin, end) counting the selected elements (the verified blend's counting pass, one block),
+  // reported as blend_verified. Returns the count.
+  size_t counted_blend(size_t begin, size_t end) {
+    const size_t c = detail::blend_impl<false, true>(a_ + begin, end - begin, f_, mask_);
+    report(begin, end, Strategy::blend_verified);
+    return c;
+  }
+
+  // The selected lanes and the registers with one, of the 16-element block at element `at` (tile-relative to
+  // nothing: an array offset; the block must lie in [0, n)).
+  void sample_block(size_t at, uint32_t& count, uint32_t& registers) const {
+    const Block b = load_block(a_ + at, mask_);
+    count = 0, registers = 0;
+    for (size_t j = 0; j < 4; ++j) {
+      const uint32_t code = lane_code(b.m[j]);
+      count += code >> 4;
+      registers += (code & 15u) != 0;
+    }
+  }
+
   // The article's blend branch: blend_skip below xlo, blend otherwise.
   void blend_branch(const Tile& t, long long cnt) { run(cnt < th_.xlo ? Strategy::blend_skip : Strategy::blend, t); }
 
@@ -296,6 +332,134 @@ void pilot_v4(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
       prev = scaled(detail::below_hi_v3(p, t, cnt), t.size());
     }
     t.d.distrust = distrust;
+  });
+}
+
+namespace detail {
+
+// pilot_v5's decision table (docs/pilot_v5.md), as numbers: the per-block cost estimates of the menu from a
+// chunk's estimated density d, fraction of empty blocks e, switch rate x and non-empty registers per block r.
+class V5Table {
+ public:
+  V5Table(const PilotOptions& o, double d_max) : o_(o) {
+    T_ = d_max >= 1 ? 1e30 : (o.D - o.B) / (1.0 - std::max(d_max, -1e12));
+    E_ = o.D - o.C;
+    blend_ = 4 * (o.B + T_);
+    can_bail_ = d_max > 0;
+    blend_skip_ = !can_bail_ || blend_ <= o.rho * (4 * (o.C + o.K) + E_ + T_ / 4);
+  }
+  bool can_bail() const { return can_bail_; }
+  // The cheapest strategy by estimate; ties go to the earlier row (the detour family first).
+  Strategy choose(double d, double e, double x, double r) const {
+    const double f = 4 * d * T_;
+    const std::array<std::pair<Strategy, double>, 6> rows{{
+        {Strategy::compact_skip, (1 - e) * 4 * (o_.C + o_.K) + e * 4 * o_.S + r * E_ + o_.M * x + f},
+        {Strategy::compact, 4 * (o_.C + o_.K) + r * E_ + f},
+        {Strategy::detour_skip, (1 - e) * 4 * o_.C + e * 4 * o_.S + 4 * E_ + o_.M * x + f},
+        {Strategy::detour, 4 * o_.C + 4 * E_ + f},
+        {Strategy::blend, blend_},
+        {Strategy::blend_skip, (1 - e) * blend_ + e * 4 * o_.S + o_.M * x},
+    }};
+    Strategy best = Strategy::compact_skip;
+    double cost = std::numeric_limits<double>::infinity();
+    for (const auto& [s, c] : rows) {
+      if (s == Strategy::blend_skip && !blend_skip_) continue;
+      if (c < cost) cost = c, best = s;
+    }
+    return best;
+  }
+
+ private:
+  const PilotOptions& o_;
+  double T_ = 0, E_ = 0, blend_ = 0;
+  bool can_bail_ = false, blend_skip_ = false;
+};
+
+// splitmix64's finalizer: v5's probe positions.
+constexpr uint64_t v5_mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+inline constexpr size_t kV5MaxPairs = 32;  // v5 reads at most 32 pairs of blocks (1024 elements) per tile
+
+}  // namespace detail
+
+// pilot v5: a probe of probe / 32 pairs of adjacent blocks (at most 32), one pair in each equal slice of the
+// tile at an offset hashed from (seed, tile index, pair); each of the verify_blocks chunks of the tile gets the
+// strategy the cost model estimates cheapest from its own pair and the other pairs at weight `shrink`
+// (consecutive chunks with one plan run as one run). A planned blend runs counted chunk by chunk when d_max > 0;
+// a chunk counted below d_max (the break-even) makes the rest of the tile trust only its own pairs. No memory
+// between tiles. The probe count reported is the pairs' selected elements (scaled to a full probe).
+template <class F, class M, class Obs = NullObserver>
+void pilot_v5(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions& o = {}, Obs&& obs = {}) {
+  detail::Pilot p(a, n, f, mask, ws, o, obs);
+  struct Pair {
+    size_t chunk;
+    uint32_t c[2], r[2];
+  };
+  std::array<Pair, detail::kV5MaxPairs> pairs;
+  std::optional<detail::V5Table> table;
+  p.for_each_tile([&](detail::Tile& t) {
+    if (!table) table.emplace(o, p.d_max());
+    const size_t size = t.size(), blocks = size / 16;
+    const size_t nc = size >= o.verify_blocks ? o.verify_blocks : 1, len = size / nc;
+    const size_t np = std::min({o.probe / 32, blocks / 2, detail::kV5MaxPairs});
+    long long count = 0;
+    for (size_t j = 0; j < np; ++j) {
+      const size_t slice = blocks / np;
+      const size_t block = j * slice + detail::v5_mix(o.seed ^ detail::v5_mix(t.d.index * 0x100000001b3ull + j)) %
+                                           (slice - 1);
+      Pair& q = pairs[j];
+      q.chunk = std::min(nc - 1, 16 * block / len);
+      p.sample_block(t.begin() + 16 * block, q.c[0], q.r[0]);
+      p.sample_block(t.begin() + 16 * block + 16, q.c[1], q.r[1]);
+      count += q.c[0] + q.c[1];
+    }
+    t.d.source = CountSource::probe;
+    t.d.count = np == 0 || 32 * np == o.probe ? count : count * static_cast<long long>(o.probe) /
+                                                            static_cast<long long>(32 * np);
+    double shrink = o.shrink;
+    const auto plan = [&](size_t k) {
+      double c = 0, e = 0, x = 0, r = 0, w_blocks = 0, w_pairs = 0;
+      for (int pass = 0; pass < 2 && w_blocks == 0; ++pass)
+        for (size_t j = 0; j < np; ++j) {
+          const Pair& q = pairs[j];
+          const double w = pass == 1 || q.chunk == k ? 1.0 : shrink;
+          if (w == 0) continue;
+          c += w * (q.c[0] + q.c[1]);
+          e += w * ((q.c[0] == 0) + (q.c[1] == 0));
+          r += w * (q.r[0] + q.r[1]);
+          x += w * ((q.c[0] == 0) != (q.c[1] == 0));
+          w_blocks += 2 * w, w_pairs += w;
+        }
+      if (w_blocks == 0) return table->choose(0, 0, 0, 0);
+      const double ef = e / w_blocks;
+      return table->choose(c / (16 * w_blocks), ef, (x + o.kappa * 2 * ef * (1 - ef)) / (w_pairs + o.kappa),
+                           r / w_blocks);
+    };
+    const auto chunk_end = [&](size_t k) { return k + 1 >= nc ? size : (k + 1) * len; };
+    size_t k = 0;
+    while (k < nc) {
+      const Strategy s = plan(k);
+      const size_t b = k * len;
+      if (s == Strategy::blend && table->can_bail()) {
+        const size_t e = chunk_end(k);
+        const size_t c = p.counted_blend(t.begin() + b, t.begin() + e);
+        ++k;
+        if (k < nc && static_cast<double>(c) / static_cast<double>(e - b) < p.d_max()) {
+          if (t.d.bail == kNoBail) t.d.bail = t.begin() + e;
+          shrink = 0;
+        }
+      } else {
+        size_t j = k + 1;
+        while (j < nc && plan(j) == s) ++j;
+        p.run(s, t.begin() + b, t.begin() + chunk_end(j - 1));
+        k = j;
+      }
+    }
   });
 }
 

@@ -72,7 +72,8 @@ std::string to_text(const Case& c, std::string_view comment) {
   s << "options tile=" << o.tile << " probe=" << o.probe << " xlo=" << num(o.xlo) << " lo=" << num(o.lo)
     << " B=" << num(o.B) << " D=" << num(o.D) << " calib_blocks=" << o.calib_blocks << " calib_len=" << o.calib_len
     << " verify_blocks=" << o.verify_blocks << " bail=" << num(o.bail) << " distrust=" << o.distrust
-    << " d_max=" << (o.d_max ? num(*o.d_max) : std::string("timed")) << "\n";
+    << " seed=" << o.seed << " C=" << num(o.C) << " S=" << num(o.S) << " K=" << num(o.K) << " M=" << num(o.M)
+    << " shrink=" << num(o.shrink) << " kappa=" << num(o.kappa) << " rho=" << num(o.rho) << " d_max=" << (o.d_max ? num(*o.d_max) : std::string("timed")) << "\n";
   s << "data " << c.data.size() << "\n";
   for (size_t i = 0; i < c.data.size(); ++i) {
     uint32_t u;
@@ -141,6 +142,18 @@ CaseParse parse_case(std::string_view text) {
         else if (k == "verify_blocks") ok = parse_size(v, o.verify_blocks);
         else if (k == "bail") ok = parse_double(v, o.bail);
         else if (k == "distrust") ok = parse_size(v, o.distrust);
+        else if (k == "seed") {
+          size_t seed = 0;
+          ok = parse_size(v, seed);
+          o.seed = seed;
+        }
+        else if (k == "C") ok = parse_double(v, o.C);
+        else if (k == "S") ok = parse_double(v, o.S);
+        else if (k == "K") ok = parse_double(v, o.K);
+        else if (k == "M") ok = parse_double(v, o.M);
+        else if (k == "shrink") ok = parse_double(v, o.shrink);
+        else if (k == "kappa") ok = parse_double(v, o.kappa);
+        else if (k == "rho") ok = parse_double(v, o.rho);
         else if (k == "d_max") {
           double d = 0;
           if (v == "timed") o.d_max.reset();

@@ -38,12 +38,15 @@ std::string check_decisions(Kernel k, std::span<const float> input, const MaskSp
     case Kernel::pilot_v3: p = reference::Pilot::v3; break;
     case Kernel::pilot_v3_5: p = reference::Pilot::v3_5; break;
     case Kernel::pilot_v4: p = reference::Pilot::v4; break;
+    case Kernel::pilot_v5: p = reference::Pilot::v5; break;
     case Kernel::blend_verified: p = reference::Pilot::verified; break;
     default: return {};
   }
   reference::Params q;
   q.tile = o.tile, q.probe = o.probe, q.xlo = o.xlo, q.lo = o.lo, q.calib_blocks = o.calib_blocks;
   q.calib_len = o.calib_len, q.verify_blocks = o.verify_blocks, q.bail = o.bail, q.distrust = o.distrust;
+  q.B = o.B, q.D = o.D, q.seed = o.seed, q.C = o.C, q.S = o.S, q.K = o.K, q.M = o.M;
+  q.shrink = o.shrink, q.kappa = o.kappa, q.rho = o.rho;
   if (o.d_max)
     q.d_max = *o.d_max;
   else if (k == Kernel::blend_verified)

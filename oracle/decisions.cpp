@@ -188,7 +188,116 @@ class Decider {
         d.distrust = distrust_;
         return;
       }
+      case Pilot::v5: return v5_tile(d);
       case Pilot::verified: return;
+    }
+  }
+
+  // --- pilot_v5, from docs/pilot_v5.md's decision table -------------------------------------------------------
+  static uint64_t v5_hash(uint64_t z) {  // splitmix64
+    z += 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  size_t registers_of_block(size_t b) const {  // registers (4 elements) of the block at element b with a selection
+    size_t r = 0;
+    for (size_t g = 0; g < 16; g += 4) r += selected(b + g, b + g + 4) > 0 ? 1 : 0;
+    return r;
+  }
+
+  struct V5Pair {
+    size_t chunk;
+    size_t n[2], regs[2];
+  };
+
+  // The menu's estimated ns per block, in the table's order; the first least one wins.
+  Strategy v5_choose(double d, double e, double x, double r) const {
+    const double T = p_.d_max >= 1 ? 1e30 : (p_.D - p_.B) / (1.0 - std::max(p_.d_max, -1e12));
+    const double E = p_.D - p_.C;
+    const double blend = 4 * (p_.B + T);
+    const bool skip_ok = !(p_.d_max > 0) || blend <= p_.rho * (4 * (p_.C + p_.K) + E + T / 4);
+    const double fpart = 4 * d * T;
+    double cost[6];
+    cost[0] = (1 - e) * 4 * (p_.C + p_.K) + e * 4 * p_.S + r * E + p_.M * x + fpart;  // compact_skip
+    cost[1] = 4 * (p_.C + p_.K) + r * E + fpart;                                        // compact
+    cost[2] = (1 - e) * 4 * p_.C + e * 4 * p_.S + 4 * E + p_.M * x + fpart;             // detour_skip
+    cost[3] = 4 * p_.C + 4 * E + fpart;                                                 // detour
+    cost[4] = blend;                                                                    // blend
+    cost[5] = (1 - e) * blend + e * 4 * p_.S + p_.M * x;                                // blend_skip
+    const Strategy names[6] = {Strategy::compact_skip, Strategy::compact, Strategy::detour_skip,
+                               Strategy::detour,       Strategy::blend,   Strategy::blend_skip};
+    size_t best = 0;
+    for (size_t i = 1; i < (skip_ok ? 6u : 5u); ++i)
+      if (cost[i] < cost[best]) best = i;
+    return names[best];
+  }
+
+  Strategy v5_plan(const std::vector<V5Pair>& pairs, size_t chunk, double other) const {
+    double n = 0, empty = 0, regs = 0, sw = 0, wb = 0, wp = 0;
+    for (const V5Pair& q : pairs) {  // the chunk's own pairs at weight 1, the others at `other`
+      const double w = q.chunk == chunk ? 1.0 : other;
+      if (w == 0) continue;
+      n += w * static_cast<double>(q.n[0] + q.n[1]);
+      empty += w * static_cast<double>((q.n[0] == 0 ? 1 : 0) + (q.n[1] == 0 ? 1 : 0));
+      regs += w * static_cast<double>(q.regs[0] + q.regs[1]);
+      sw += w * static_cast<double>((q.n[0] == 0) != (q.n[1] == 0) ? 1 : 0);
+      wb += 2 * w, wp += w;
+    }
+    if (wb == 0) {  // no pair counts: every pair at weight 1
+      for (const V5Pair& q : pairs) {
+        n += static_cast<double>(q.n[0] + q.n[1]);
+        empty += static_cast<double>((q.n[0] == 0 ? 1 : 0) + (q.n[1] == 0 ? 1 : 0));
+        regs += static_cast<double>(q.regs[0] + q.regs[1]);
+        sw += (q.n[0] == 0) != (q.n[1] == 0) ? 1 : 0;
+        wb += 2, wp += 1;
+      }
+    }
+    if (wb == 0) return v5_choose(0, 0, 0, 0);
+    const double e = empty / wb;
+    return v5_choose(n / (16 * wb), e, (sw + p_.kappa * 2 * e * (1 - e)) / (wp + p_.kappa), regs / wb);
+  }
+
+  void v5_tile(TileDecision& d) {
+    const size_t size = d.end - d.begin, nblocks = size / 16;
+    const size_t chunks = size < p_.verify_blocks ? 1 : p_.verify_blocks;
+    const size_t clen = size / chunks;
+    const size_t npairs = std::min(std::min(p_.probe / 32, nblocks / 2), v5::kMaxPairs);
+    std::vector<V5Pair> pairs;
+    size_t total = 0;
+    for (size_t j = 0; j < npairs; ++j) {
+      const size_t slice = nblocks / npairs;
+      const size_t first = j * slice + v5_hash(p_.seed ^ v5_hash(d.index * 0x100000001b3ull + j)) % (slice - 1);
+      const size_t at = d.begin + 16 * first;
+      V5Pair q;
+      q.chunk = std::min(chunks - 1, 16 * first / clen);
+      q.n[0] = selected(at, at + 16), q.n[1] = selected(at + 16, at + 32);
+      q.regs[0] = registers_of_block(at), q.regs[1] = registers_of_block(at + 16);
+      total += q.n[0] + q.n[1];
+      pairs.push_back(q);
+    }
+    d.source = CountSource::probe;
+    d.count = static_cast<long long>(npairs == 0 || 32 * npairs == p_.probe ? total : total * p_.probe / (32 * npairs));
+    double other = p_.shrink;
+    size_t k = 0;
+    while (k < chunks) {
+      const size_t b = d.begin + k * clen;
+      const Strategy s = v5_plan(pairs, k, other);
+      if (s == Strategy::blend && p_.d_max > 0) {  // counted, chunk by chunk
+        const size_t e = k + 1 == chunks ? d.end : b + clen;
+        emit(b, e, Strategy::blend_verified);
+        const double density = static_cast<double>(selected(b, e)) / static_cast<double>(e - b);
+        ++k;
+        if (k < chunks && density < p_.d_max) {
+          if (d.bail == kNoBail) d.bail = e;
+          other = 0;
+        }
+        continue;
+      }
+      size_t j = k + 1;
+      while (j < chunks && v5_plan(pairs, j, other) == s) ++j;
+      emit(b, j == chunks ? d.end : d.begin + j * clen, s);
+      k = j;
     }
   }
 

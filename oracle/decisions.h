@@ -15,6 +15,8 @@
 //   - v1: blend when d_max < 0, else detour. v2: cnt > hi: blend (blend_skip when cnt < xlo), else detour
 //     (detour_skip when cnt < xlo). v3: below hi, compact_skip under xlo, compact under lo, else detour.
 //     v3.5: above hi, blend_verified unless hi < 0. v4: v3.5 with memory (the article's code line by line);
+//   - v5 (docs/pilot_v5.md's decision table): probe pairs of blocks at hashed positions, a plan per chunk from
+//     cost estimates, counted blend chunks, a bail below d_max that narrows the estimate to the chunk's own pairs;
 //   - blend_verified: verify_blocks blocks of size / verify_blocks (the last takes the rest; one block when the
 //     tile is shorter), bail after a block (not the last) whose count / length < bail * d_max, detour the rest.
 #pragma once
@@ -44,6 +46,19 @@ inline constexpr double kBail = 0.75;
 inline constexpr size_t kDistrust = 16;
 }  // namespace article
 
+// pilot_v5's constants (docs/pilot_v5.md), copied from that document's decision table: the m5 cost model's C, S,
+// K, M (generators/cost_model.cpp's m5()), the estimator's weights, at most 32 probe pairs.
+namespace v5 {
+inline constexpr double kC = 0.3912;
+inline constexpr double kS = 0.1928;
+inline constexpr double kK = 0.18;
+inline constexpr double kM = 3.0;
+inline constexpr double kShrink = 0.5;
+inline constexpr double kKappa = 2.0;
+inline constexpr double kRho = 1.35;
+inline constexpr size_t kMaxPairs = 32;
+}  // namespace v5
+
 // The options' values the decisions depend on (the article's by default) and the calibrated d_max.
 struct Params {
   size_t tile = article::kTile;
@@ -56,6 +71,11 @@ struct Params {
   double bail = article::kBail;
   size_t distrust = article::kDistrust;
   double d_max = 0;
+  // pilot_v5 only.
+  double B = article::kB, D = article::kD;
+  uint64_t seed = 0;
+  double C = v5::kC, S = v5::kS, K = v5::kK, M = v5::kM;
+  double shrink = v5::kShrink, kappa = v5::kKappa, rho = v5::kRho;
 };
 
 // A fraction of the probe as a count: fraction * probe truncated toward zero, the fraction clamped to [-2, 2].
@@ -69,7 +89,7 @@ Limits limits(const Params& p);
 // The article's bsl_calibrate formula for a given time: t = max(1e-9, ns_per_register - B), d_max = 1 - (D - B)/t.
 double d_max_from_time(double ns_per_register, double B = article::kB, double D = article::kD);
 
-enum class Pilot : uint8_t { v1, v2, v3, v3_5, v4, verified };  // verified: the registry's blend_verified
+enum class Pilot : uint8_t { v1, v2, v3, v3_5, v4, v5, verified };  // verified: the registry's blend_verified
 
 // The trace a correct pilot produces on a selection (sel[i] != 0: element i selected), run for run and tile for
 // tile. `verified` is the registry's plain blend_verified: per tile verified blend, detour after a bail-out,

@@ -34,7 +34,7 @@ std::ostream& operator<<(std::ostream& os, const MaskSpec& m) {
 std::ostream& operator<<(std::ostream& os, const PilotOptions& o) {
   os << "{tile=" << o.tile << " probe=" << o.probe << " xlo=" << o.xlo << " lo=" << o.lo
      << " calib_blocks=" << o.calib_blocks << " calib_len=" << o.calib_len << " verify_blocks=" << o.verify_blocks
-     << " bail=" << o.bail << " distrust=" << o.distrust << " d_max=";
+     << " bail=" << o.bail << " distrust=" << o.distrust << " seed=" << o.seed << " d_max=";
   if (o.d_max)
     os << *o.d_max;
   else
@@ -382,7 +382,8 @@ rc::Gen<Kernel> plain_kernel() {
                           Kernel::detour_skip, Kernel::compact, Kernel::compact_skip, Kernel::tiled_detour);
 }
 rc::Gen<Kernel> pilot_kernel() {
-  return rc::gen::element(Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3, Kernel::pilot_v3_5, Kernel::pilot_v4);
+  return rc::gen::element(Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3, Kernel::pilot_v3_5, Kernel::pilot_v4,
+                          Kernel::pilot_v5);
 }
 rc::Gen<Kernel> any_kernel() { return rc::gen::elementOf(kAllKernels); }
 rc::Gen<Fn> any_fn() {
@@ -451,6 +452,7 @@ rc::Gen<PilotOptions> pilot_options() {
     o.distrust = *rc::gen::weightedOneOf<size_t>({{2, rc::gen::just<size_t>(16)},
                                                  {2, rc::gen::inRange<size_t>(0, 25)}});
     o.d_max = *d_max();
+    o.seed = *rc::gen::weightedOneOf<uint64_t>({{1, rc::gen::just<uint64_t>(0)}, {1, rc::gen::arbitrary<uint64_t>()}});
     return o;
   });
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "fast_pilot.h"
 
+#include "v5_model.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -221,6 +223,7 @@ void simulate(Kernel pilot, const Summary& s, const PilotOptions& o, Trace& out)
   if (const std::string err = o.validate(); !err.empty()) throw std::invalid_argument("maskapply: " + err);
   if (!o.d_max) throw std::invalid_argument("maskapply hunt: simulate needs an injected d_max");
   if (pilot < Kernel::pilot_v1) throw std::invalid_argument("maskapply hunt: not a pilot");
+  if (pilot == Kernel::pilot_v5) return simulate_v5(s, o, v5_params(o), out);
   out.clear();
   const double dm = *o.d_max;
   const double p = static_cast<double>(o.probe);
@@ -326,8 +329,16 @@ Scorer::Scorer(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, bo
   if (cache) cache_.emplace(m_, f_);
 }
 
+Scorer::Scorer(Simulate sim, Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, bool cache)
+    : Scorer(pilot, f, m, o, cache) {
+  sim_ = std::move(sim);
+}
+
 Score Scorer::score(const Summary& s) {
-  simulate(pilot_, s, o_, trace_);
+  if (sim_)
+    sim_(s, o_, trace_);
+  else
+    simulate(pilot_, s, o_, trace_);
   return score_trace(s, trace_);
 }
 

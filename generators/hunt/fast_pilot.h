@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -57,7 +58,7 @@ class Summary {
 };
 
 // The pilot's trace on a selection, with o.d_max injected (std::invalid_argument when o is invalid or d_max is
-// not set, as the pilots). pilot must be one of pilot_v1 .. pilot_v4. out is cleared first (its capacity kept).
+// not set, as the pilots). pilot must be one of pilot_v1 .. pilot_v5 (v5: v5_model.h). out is cleared first (its capacity kept).
 void simulate(Kernel pilot, const Summary& s, const PilotOptions& o, Trace& out);
 
 // What happened in one tile, in the terms the search keeps diversity by.
@@ -90,7 +91,11 @@ struct Score {
 // generators_hunt_test check it); cache = false computes every oracle afresh (for those checks and the bench).
 class Scorer {
  public:
+  // A pilot's decisions as a function of the selection (exploration of candidate rules: docs/pilot_v5.md).
+  using Simulate = std::function<void(const Summary&, const PilotOptions&, Trace&)>;
   Scorer(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o = {}, bool cache = true);
+  // A candidate rule instead of a registered pilot; `pilot` is what the search treats it as.
+  Scorer(Simulate sim, Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o = {}, bool cache = true);
   Score score(const Summary& s);
   // The same regret from a Trace the caller supplies (the traced kernel's, in tests).
   Score score_trace(const Summary& s, const Trace& t);
@@ -107,10 +112,11 @@ class Scorer {
   PilotOptions o_;
   Trace trace_;
   std::optional<OracleCache> cache_;
+  Simulate sim_;
 };
 
 // The pilots the hunt knows, in order.
-inline constexpr std::array<Kernel, 5> kPilots{Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3,
-                                               Kernel::pilot_v3_5, Kernel::pilot_v4};
+inline constexpr std::array<Kernel, 6> kPilots{Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3,
+                                               Kernel::pilot_v3_5, Kernel::pilot_v4, Kernel::pilot_v5};
 
 }  // namespace maskapply::gen::hunt

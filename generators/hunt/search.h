@@ -38,6 +38,9 @@ class Evaluator {
  public:
   Evaluator(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o = {}, size_t n = kHuntN, bool cache = true)
       : scorer_(pilot, f, m, o, cache), n_(n), memo_limit_(cache ? 65536 : 0) {}
+  Evaluator(Scorer::Simulate sim, Kernel as, Fn f, const CostModel& m, const PilotOptions& o = {}, size_t n = kHuntN,
+            bool cache = true)
+      : scorer_(std::move(sim), as, f, m, o, cache), n_(n), memo_limit_(cache ? 65536 : 0) {}
   Score operator()(const Pattern& p) {
     ++evaluations_;
     std::string key;

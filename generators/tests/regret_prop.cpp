@@ -14,8 +14,8 @@
 namespace maskapply::gen {
 namespace {
 
-constexpr std::array<Kernel, 5> kPilots{Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3, Kernel::pilot_v3_5,
-                                        Kernel::pilot_v4};
+constexpr std::array<Kernel, 6> kPilots{Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3, Kernel::pilot_v3_5,
+                                        Kernel::pilot_v4, Kernel::pilot_v5};
 
 // A regular density in 64ths: sparse ones (below the article's xlo = 0.014 is 1/64 and below), eighths, 0 and 1.
 size_t density64() { return *rc::gen::element<size_t>(0, 1, 2, 4, 8, 16, 24, 32, 40, 48, 56, 64); }

@@ -35,7 +35,7 @@ const std::vector<std::string> kDefaultFamilies = [] {
 }();
 
 const std::vector<Kernel> kPilotList{Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3, Kernel::pilot_v3_5,
-                                     Kernel::pilot_v4};
+                                     Kernel::pilot_v4, Kernel::pilot_v5};
 
 // One input: its data and the f and thd to run it with.
 struct Case {
@@ -350,6 +350,35 @@ int report(const ReportArgs& in, std::ostream& out, std::ostream& err) {
     for (const std::string& c : cols) summary << " " << fixed(model_m[c].count(k) ? model_m[c][k] : NAN, 2) << " |";
     summary << "\n";
   }
+  // pilot_v5's price of robustness on the article's uniform sweeps: its model cost over the best of the other
+  // pilots on the same cell (docs/pilot_v5.md).
+  std::map<Fn, std::map<float, std::pair<double, double>>> price;  // f -> thd -> (v5, best other)
+  for (const Row& r : rows) {
+    if (r.c->column != "article/sweep") continue;
+    auto& cell = price[r.c->f].try_emplace(r.c->thd, NAN, INFINITY).first->second;
+    if (r.pilot == Kernel::pilot_v5)
+      cell.first = r.regret.pilot_cost;
+    else
+      cell.second = std::min(cell.second, r.regret.pilot_cost);
+  }
+  nlohmann::ordered_json jprice = nlohmann::json::array();
+  if (!price.empty() && std::isfinite(price.begin()->second.begin()->second.first) &&
+      std::isfinite(price.begin()->second.begin()->second.second)) {
+    summary << "\n## pilot_v5's price of robustness (uniform sweeps: v5's model cost / the best other pilot's)\n\n| f |";
+    for (const auto& [thd, cell] : price.begin()->second) summary << " " << fixed(thd, 1) << " |";
+    summary << "\n|---|";
+    for (size_t i = 0; i < price.begin()->second.size(); ++i) summary << "---|";
+    summary << "\n";
+    for (const auto& [f, cells] : price) {
+      summary << "| " << name(f) << " |";
+      for (const auto& [thd, cell] : cells) {
+        const double ratio = cell.first / cell.second;
+        summary << " " << (ratio >= 1 ? "+" : "") << fixed(100 * (ratio - 1), 1) << " % |";
+        jprice.push_back({{"f", std::string(name(f))}, {"thd", thd}, {"v5_over_best_other", ratio}});
+      }
+      summary << "\n";
+    }
+  }
   const std::vector<Story> st = story(rows);
   if (!st.empty()) {
     summary << "\n## The article's story (model regret)\n\n";
@@ -370,6 +399,7 @@ int report(const ReportArgs& in, std::ostream& out, std::ostream& err) {
   nlohmann::ordered_json js = nlohmann::json::array();
   for (const Story& s : st) js.push_back({{"text", s.text}, {"holds", s.holds}});
   j["story"] = js;
+  j["v5_price"] = jprice;
 
   const std::string subtitle = "maskapply report, seed " + std::to_string(a.seed) + ", n " + std::to_string(n) +
                                ", model " + model.name;

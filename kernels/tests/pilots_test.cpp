@@ -114,6 +114,66 @@ TEST(PilotV3, IsFooledByTheStepPatternIntoBlendingEveryTile) {
   expect_branches(Kernel::pilot_v3, gen::step(6 * 4096), 1.0f, 0.9, {Strategy::blend}, Fn::pow10);
 }
 
+// v5's data: per `period` elements, the selected ones where `sel(i)` holds (value 0.25), the rest 0.75; thd 0.5.
+std::vector<float> shaped(size_t n, size_t period, bool (*sel)(size_t)) {
+  std::vector<float> a(n);
+  for (size_t i = 0; i < n; ++i) a[i] = sel(i % period) ? 0.25f : 0.75f;
+  return a;
+}
+
+TEST(PilotV5, TakesEachRowOfItsDecisionTable) {
+  // Nothing selected: every block empty, compact_skip's estimate is the least (4S per block).
+  expect_branches(Kernel::pilot_v5, uniform_data(), 0.0f, 0.5, {Strategy::compact_skip});
+  // Dense for d_max 0.5 (blend above the break-even d_max): counted blend chunks; d_max <= 0: plain blend.
+  expect_branches(Kernel::pilot_v5, uniform_data(), 0.9f, 0.5, {Strategy::blend_verified});
+  expect_branches(Kernel::pilot_v5, uniform_data(), 0.9f, -0.5, {Strategy::blend});
+  // Half dense, no empty block, expensive f (d_max 0.9): detour_skip ties detour and comes first in the table.
+  expect_branches(Kernel::pilot_v5, uniform_data(), 0.5f, 0.9, {Strategy::detour_skip});
+  // One empty block in four, three full: the switches make skip dear, 3 registers of 4 make compact dear.
+  expect_branches(Kernel::pilot_v5, shaped(6 * 4096, 64, [](size_t i) { return i >= 16; }), 0.5f, 0.9,
+                  {Strategy::detour});
+  // One selected element every other block: sparse (compact) and switchy (no skip).
+  expect_branches(Kernel::pilot_v5, shaped(6 * 4096, 32, [](size_t i) { return i == 0; }), 0.5f, 0.5,
+                  {Strategy::compact});
+  // d_max < 0 (no bail possible, blend_skip on the menu), a dense half and an empty run per 512: blend_skip on
+  // the chunks whose pairs see both (a chunk whose own pair sees only the empty half may compact_skip instead).
+  const auto r = expect_matches_oracle(Kernel::pilot_v5, Fn::sqrt, less(0.5f),
+                                       shaped(6 * 4096, 512, [](size_t i) { return i < 256; }), fixed(-0.1));
+  EXPECT_GT(decided(r.trace).count(Strategy::blend_skip), 0u);
+}
+
+TEST(PilotV5, BlendChunksThatCountBelowTheBreakEvenBail) {
+  // Uniform density 0.5 with d_max 0.5: some chunks are planned blend and count just under 0.5.
+  const auto r = expect_matches_oracle(Kernel::pilot_v5, Fn::sin10, less(0.5f), gen::uniform(40 * 4096, 3),
+                                       fixed(0.5));
+  size_t bails = 0;
+  for (const TileDecision& t : r.trace.tiles) bails += t.bail != kNoBail;
+  EXPECT_GT(bails, 0u);
+}
+
+TEST(PilotV5, IsNotFooledByTheArticlesCountertests) {
+  // pow10 (d_max 0.962): the step's dense head and offset 390's are 6-10% of a tile; v5 never blends there.
+  for (const auto& data : {gen::step(12 * 4096), gen::offset390(12 * 4096)}) {
+    const auto r = expect_matches_oracle(Kernel::pilot_v5, Fn::pow10, less(1.0f), data, fixed(0.962));
+    const auto s = decided(r.trace);
+    EXPECT_EQ(s.count(Strategy::blend) + s.count(Strategy::blend_verified) + s.count(Strategy::blend_skip), 0u);
+  }
+}
+
+TEST(PilotV5, TheSeedMovesTheProbeAndOnlyTheSeed) {
+  const auto data = gen::step(12 * 4096);
+  PilotOptions o = fixed(0.962);
+  const auto a = expect_matches_oracle(Kernel::pilot_v5, Fn::pow10, less(1.0f), data, o);
+  const auto again = expect_matches_oracle(Kernel::pilot_v5, Fn::pow10, less(1.0f), data, o);
+  EXPECT_EQ(a.trace, again.trace);
+  o.seed = 12345;
+  const auto b = expect_matches_oracle(Kernel::pilot_v5, Fn::pow10, less(1.0f), data, o);
+  bool differ = false;
+  for (size_t i = 0; i < a.trace.tiles.size() && i < b.trace.tiles.size(); ++i)
+    differ = differ || a.trace.tiles[i].count != b.trace.tiles[i].count;
+  EXPECT_TRUE(differ) << "seeds 0 and 12345 probed the same counts on every tile of the step pattern";
+}
+
 TEST(Pilots, TraceRunsPartitionTheArrayInOrder) {
   for (Kernel k : kPilots)
     for (size_t n : {size_t{0}, size_t{5}, size_t{2048}, size_t{8192}, size_t{8193}, size_t{5 * 4096 + 77}}) {
@@ -156,6 +216,9 @@ TEST(Pilots, RejectInvalidOptionsWithAMessage) {
   o = PilotOptions{};
   o.d_max = std::numeric_limits<double>::quiet_NaN();
   EXPECT_THROW(run_kernel(Kernel::pilot_v1, Fn::sqrt, less(1), a.data(), a.size(), ws, o), std::invalid_argument);
+  o = PilotOptions{};
+  o.M = std::numeric_limits<double>::infinity();
+  EXPECT_THROW(run_kernel(Kernel::pilot_v5, Fn::sqrt, less(1), a.data(), a.size(), ws, o), std::invalid_argument);
 }
 
 }  // namespace

@@ -39,6 +39,22 @@ TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
   EXPECT_EQ(p.distrust, 16u);
   EXPECT_EQ(article::kB, 0.3);
   EXPECT_EQ(article::kD, 0.845);
+  // pilot_v5's: the m5 model's C, S, K, M (docs/generators.md) and docs/pilot_v5.md's weights.
+  EXPECT_EQ(o.seed, 0u);
+  EXPECT_EQ(o.C, 0.3912);
+  EXPECT_EQ(o.S, 0.1928);
+  EXPECT_EQ(o.K, 0.18);
+  EXPECT_EQ(o.M, 3.0);
+  EXPECT_EQ(o.shrink, 0.5);
+  EXPECT_EQ(o.kappa, 2.0);
+  EXPECT_EQ(o.rho, 1.35);
+  EXPECT_EQ(p.C, o.C);
+  EXPECT_EQ(p.S, o.S);
+  EXPECT_EQ(p.K, o.K);
+  EXPECT_EQ(p.M, o.M);
+  EXPECT_EQ(p.shrink, o.shrink);
+  EXPECT_EQ(p.kappa, o.kappa);
+  EXPECT_EQ(p.rho, o.rho);
 }
 
 struct Hand {
@@ -123,6 +139,8 @@ Params params(const PilotOptions& o) {
   p.tile = o.tile, p.probe = o.probe, p.xlo = o.xlo, p.lo = o.lo, p.calib_blocks = o.calib_blocks;
   p.calib_len = o.calib_len, p.verify_blocks = o.verify_blocks, p.bail = o.bail, p.distrust = o.distrust;
   p.d_max = *o.d_max;
+  p.B = o.B, p.D = o.D, p.seed = o.seed, p.C = o.C, p.S = o.S, p.K = o.K, p.M = o.M;
+  p.shrink = o.shrink, p.kappa = o.kappa, p.rho = o.rho;
   return p;
 }
 
@@ -252,6 +270,56 @@ TEST(Decisions, TheArticlesDefaultsOnItsStepPatternMatchTheHandCount) {
   }
   EXPECT_EQ(got.runs.back().strategy, Strategy::blend);
   EXPECT_EQ(compare(decide(Pilot::v3, sel, params(o)), got), "");
+}
+
+TEST(Decisions, V5OnEmptyFullAndSparseTilesMatchesTheHandWorkedTable) {
+  const size_t n = 8192 + 3 * 4096;
+  PilotOptions o;
+  // Nothing selected: every estimate is d = e - 1 = x = r = 0, e = 1; compact_skip costs 4S = 0.77 per block, the
+  // least: one compact_skip run per tile, probe count 0.
+  o.d_max = 0.5;
+  const std::vector<uint8_t> none(n, 0);
+  Trace t = kernel_trace(Kernel::pilot_v5, none, o);
+  ASSERT_EQ(t.tiles.size(), 4u + 3u);
+  for (size_t i = 4; i < 7; ++i) {
+    EXPECT_EQ(t.tiles[i].source, CountSource::probe);
+    EXPECT_EQ(t.tiles[i].count, 0);
+  }
+  EXPECT_EQ(strategies(t), (std::vector<Strategy>{Strategy::blend, Strategy::blend, Strategy::blend, Strategy::blend,
+                                                  Strategy::compact_skip, Strategy::compact_skip,
+                                                  Strategy::compact_skip}));
+  EXPECT_EQ(compare(decide(Pilot::v5, none, params(o)), t), "");
+  // Everything selected, d_max 0.5: T = 0.545 / 0.5 = 1.09, blend 4 (0.3 + 1.09) = 5.56 < detour 3.38 + 4.36;
+  // the blend runs counted per chunk of 512 (8 per tile), density 1 >= 0.5: no bail; the probe counts 256.
+  const std::vector<uint8_t> all(n, 1);
+  t = kernel_trace(Kernel::pilot_v5, all, o);
+  EXPECT_EQ(t.runs.size(), 4u + 3u * 8u);
+  for (size_t i = 4; i < t.runs.size(); ++i) {
+    EXPECT_EQ(t.runs[i].strategy, Strategy::blend_verified);
+    EXPECT_EQ(t.runs[i].end - t.runs[i].begin, 512u);
+  }
+  for (size_t i = 4; i < 7; ++i) {
+    EXPECT_EQ(t.tiles[i].count, 256);
+    EXPECT_EQ(t.tiles[i].bail, kNoBail);
+  }
+  EXPECT_EQ(compare(decide(Pilot::v5, all, params(o)), t), "");
+  // d_max -0.5: no bail can happen, the blend runs plain, one run per tile.
+  o.d_max = -0.5;
+  t = kernel_trace(Kernel::pilot_v5, all, o);
+  EXPECT_EQ(t.runs.size(), 4u + 3u);
+  EXPECT_EQ(t.runs.back().strategy, Strategy::blend);
+  EXPECT_EQ(t.runs.back().end - t.runs.back().begin, 4096u);
+  EXPECT_EQ(compare(decide(Pilot::v5, all, params(o)), t), "");
+  // A changed constant in the reference's copy shows: M = 0 makes skip free of switches, and on an alternating
+  // selection (one element every other block) the plan moves from compact to compact_skip.
+  std::vector<uint8_t> alt(n, 0);
+  for (size_t i = 0; i < n; i += 32) alt[i] = 1;
+  o.d_max = 0.5;
+  t = kernel_trace(Kernel::pilot_v5, alt, o);
+  EXPECT_EQ(t.runs.back().strategy, Strategy::compact);
+  Params q = params(o);
+  q.M = 0;
+  EXPECT_NE(compare(decide(Pilot::v5, alt, q), t), "");
 }
 
 }  // namespace

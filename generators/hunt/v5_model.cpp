@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+#include "v5_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace maskapply::gen::hunt {
+
+namespace {
+
+uint64_t splitmix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+struct Sample {
+  size_t block;    // tile-relative block index of the pair's first block
+  uint32_t c[2];   // selected per block
+  uint32_t r[2];   // nonempty registers per block
+};
+
+}  // namespace
+
+V5Params v5_params(const PilotOptions& o) {
+  V5Params p;
+  p.C = o.C, p.S = o.S, p.K = o.K, p.M = o.M, p.seed = o.seed, p.shrink = o.shrink, p.kappa = o.kappa, p.rho = o.rho;
+  return p;
+}
+
+void simulate_v5(const Summary& s, const PilotOptions& o, const V5Params& p, Trace& out) {
+  if (const std::string err = o.validate(); !err.empty()) throw std::invalid_argument("maskapply: " + err);
+  if (!o.d_max) throw std::invalid_argument("simulate_v5 needs an injected d_max");
+  out.clear();
+  const double dm = *o.d_max;
+  const double pr = static_cast<double>(o.probe);
+  const auto conv = [&](double x) { return static_cast<long long>(std::clamp(x, -2.0, 2.0) * pr); };
+  const long long hi = conv(dm), xlo = conv(o.xlo), lo = conv(o.lo);
+  const size_t n = s.size();
+  const size_t region = std::min(n, o.calib_blocks * o.calib_len);
+  size_t index = 0;
+  const auto fresh = [&](size_t b, size_t e) {
+    TileDecision d;
+    d.index = index++, d.begin = b, d.end = e, d.hi = hi, d.xlo = xlo, d.lo = lo, d.d_max = dm;
+    return d;
+  };
+  const auto run = [&](size_t b, size_t e, Strategy st) {
+    if (b < e) out.runs.push_back(Run{b, e, st});
+    return s.count(b, e);
+  };
+  for (size_t i = 0; i < region; i += o.calib_len) {
+    TileDecision d = fresh(i, std::min(i + o.calib_len, region));
+    d.source = CountSource::calibration;
+    run(d.begin, d.end, Strategy::blend);
+    out.tiles.push_back(d);
+  }
+  // f per register from the calibration: d_max = 1 - (D - B) / T.
+  const double T = dm >= 1 ? 1e30 : (o.D - o.B) / (1.0 - std::max(dm, -1e12));
+  const double E = o.D - p.C;
+  const double bl = 4 * (o.B + T);
+  // blend_skip cannot be verified: it is on the menu only when blending one sparse non-empty block costs at most
+  // rho times compacting it (cheap f), so an unseen sparse region costs it at most rho.
+  const bool bs_safe = bl <= p.rho * (4 * (p.C + p.K) + E + T / 4);
+  const auto choose = [&](double d, double e, double x, double r, bool allow_blend, bool can_bail) {
+    // Cheaper-if-wrong first: ties go to the detour family.
+    const std::array<std::pair<Strategy, double>, 6> c{{
+        {Strategy::compact_skip, (1 - e) * 4 * (p.C + p.K) + e * 4 * p.S + r * E + p.M * x + 4 * d * T},
+        {Strategy::compact, 4 * (p.C + p.K) + r * E + 4 * d * T},
+        {Strategy::detour_skip, (1 - e) * 4 * p.C + e * 4 * p.S + 4 * E + p.M * x + 4 * d * T},
+        {Strategy::detour, 4 * p.C + 4 * E + 4 * d * T},
+        {Strategy::blend, bl},
+        {Strategy::blend_skip, (1 - e) * bl + e * 4 * p.S + p.M * x},
+    }};
+    Strategy best = Strategy::compact_skip;
+    double cost = std::numeric_limits<double>::infinity();
+    for (const auto& [st, v] : c) {
+      if (!allow_blend && (st == Strategy::blend || st == Strategy::blend_skip)) continue;
+      if (st == Strategy::blend_skip && (p.skip_blend_skip || (can_bail && p.bs_mode == 0) ||
+                                         (can_bail && p.bs_mode == 2 && !bs_safe)))
+        continue;
+      if (v < cost) cost = v, best = st;
+    }
+    return best;
+  };
+  std::vector<Sample> samples;
+  std::vector<Strategy> plan;
+  for (size_t t0 = region; t0 < n; t0 += o.tile) {
+    TileDecision d = fresh(t0, std::min(t0 + o.tile, n));
+    const size_t size = d.end - d.begin, nb = size / 16;
+    // The probe.
+    samples.clear();
+    const size_t np = std::min({o.probe / 32, nb / 2, size_t{32}});
+    size_t probed = 0;
+    const auto block = [&](size_t b, uint32_t& c, uint32_t& r) {
+      const size_t e0 = d.begin + 16 * b;
+      c = static_cast<uint32_t>(s.count(e0, e0 + 16));
+      r = 0;
+      for (size_t k = 0; k < 4; ++k) r += s.count(e0 + 4 * k, e0 + 4 * k + 4) != 0;
+    };
+    if (p.spread && np > 0) {
+      const size_t slice = nb / np;
+      for (size_t j = 0; j < np; ++j) {
+        const size_t span = slice > 1 ? slice - 1 : 1;
+        const size_t off = p.random ? splitmix(p.seed ^ splitmix(d.index * 0x100000001b3ull + j)) % span : span / 2;
+        Sample sm{j * slice + off, {0, 0}, {0, 0}};
+        block(sm.block, sm.c[0], sm.r[0]);
+        block(sm.block + 1, sm.c[1], sm.r[1]);
+        samples.push_back(sm);
+        probed += 32;
+      }
+    } else {
+      for (size_t b = 0; b + 1 < std::min(nb, o.probe / 16); b += 2) {
+        Sample sm{b, {0, 0}, {0, 0}};
+        block(b, sm.c[0], sm.r[0]);
+        block(b + 1, sm.c[1], sm.r[1]);
+        samples.push_back(sm);
+        probed += 32;
+      }
+    }
+    long long cnt = 0;
+    for (const Sample& sm : samples) cnt += sm.c[0] + sm.c[1];
+    d.source = CountSource::probe;
+    d.count = probed == o.probe || probed == 0 ? cnt : cnt * static_cast<long long>(o.probe) / static_cast<long long>(probed);
+    // Per chunk, a plan from the samples in chunks [k - w, k + w].
+    const size_t V = o.verify_blocks;
+    const size_t len = size / V ? size / V : size, nc = size / V ? V : 1;
+    const auto chunk_of = [&](size_t blk) { return std::min(nc - 1, 16 * blk / len); };
+    const bool can_bail = p.bail_f * dm > 0;
+    size_t window = p.window;
+    double shrink = p.shrink;
+    const auto est = [&](size_t k, bool allow_blend) {
+      double c = 0, e = 0, x = 0, r = 0, blocks = 0, pairs = 0;
+      const size_t lo_k = k >= window ? k - window : 0, hi_k = k + window;
+      for (int pass = 0; pass < 2 && blocks == 0; ++pass)
+        for (const Sample& sm : samples) {
+          const size_t ck = chunk_of(sm.block);
+          double w = 1;
+          if (pass == 0 && (ck < lo_k || ck > hi_k)) {
+            if (shrink <= 0) continue;
+            w = shrink;
+          }
+          for (int q = 0; q < 2; ++q) c += w * sm.c[q], e += w * (sm.c[q] == 0), r += w * sm.r[q], blocks += w;
+          x += w * ((sm.c[0] == 0) != (sm.c[1] == 0)), pairs += w;
+        }
+      if (p.prior > 0) c += p.prior, r += p.prior, blocks += p.prior;
+      if (blocks == 0) return choose(0, 0, 0, 0, allow_blend, can_bail);
+      const double ef = e / blocks;
+      const double xf = (x + p.kappa * 2 * ef * (1 - ef)) / (pairs + p.kappa);
+      return choose(c / (16 * blocks), ef, pairs + p.kappa > 0 ? xf : 0, r / blocks, allow_blend, can_bail);
+    };
+    plan.resize(nc);
+    for (size_t k = 0; k < nc; ++k) plan[k] = est(k, true);
+    size_t k = 0;
+    while (k < nc) {
+      const size_t b = k * len;
+      const Strategy st = plan[k];
+      if (st == Strategy::blend && can_bail) {
+        const size_t e = k + 1 == nc ? size : b + len;
+        const size_t c = run(d.begin + b, d.begin + e, Strategy::blend_verified);
+        ++k;
+        if (k < nc && static_cast<double>(c) / static_cast<double>(e - b) < p.bail_f * dm) {
+          if (d.bail == kNoBail) d.bail = d.begin + e;
+          if (window != p.bail_window || shrink != p.bail_shrink) {
+            window = p.bail_window, shrink = p.bail_shrink;
+            for (size_t j = k; j < nc; ++j) plan[j] = est(j, true);
+          }
+          if (!p.blend_after_bail)
+            for (size_t j = k; j < nc; ++j) plan[j] = est(j, false);
+        }
+      } else {
+        size_t j = k + 1;
+        while (j < nc && plan[j] == st && (p.esc_chunks == 0 || j < k + p.esc_chunks)) ++j;
+        const size_t e = j == nc ? size : j * len;
+        const size_t c = run(d.begin + b, d.begin + e, st);
+        if (j < nc && st != Strategy::blend && st != Strategy::blend_skip && p.esc_chunks &&
+            static_cast<double>(c) / static_cast<double>(e - b) > p.esc_f * dm)
+          plan[j] = Strategy::blend;
+        k = j;
+      }
+    }
+    out.tiles.push_back(d);
+  }
+}
+
+}  // namespace maskapply::gen::hunt
