@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Fuzz target `pilots`: every pilot (v1, v2, v3, v3.5, v4), with an injected d_max and any options, equals the
+// Fuzz target `pilots`: every pilot (v1, v2, v3, v3.5, v4, v5), with an injected d_max and any options, equals the
 // oracle bit for bit and decides exactly as the article's code does.
 //
 // Invariants, each checked on every input:
@@ -16,7 +16,7 @@
 // file and the commands that rerun it, and aborts.
 //
 // Input layout, in the order FuzzedDataProvider consumes it (integers from the end, data bytes from the front):
-//   u8  pilot (mod 5)        u8  f: 6 and 7 (mod 8) are bits_inc, else catalog order
+//   u8  pilot (mod 6)        u8  f: 6 and 7 (mod 8) are bits_inc, else catalog order
 //   u8  option flags: bit 0 keeps the article's tile, probe and calibration; bit 1 its xlo, lo, verification,
 //       bail and distrust. Otherwise, in this order: tile (u8: < 8 picks {16, 32, 64, 128, 256, 512, 1024,
 //       4096}, else u16 in [16, 4096]); probe (u8: 0 the article's 256 clipped to the tile, 1 the tile, else u16
@@ -24,6 +24,7 @@
 //       [1, 4096]); then xlo, lo (f64 in [-0.05, 0.3] and [-0.05, 1]), verify_blocks (1..16), bail (f64 in [0,
 //       1.5]), distrust (0..20)
 //   u8  d_max: < 12 picks {-1, -0.01, 0, 0.014, 0.1, 0.16, 0.5, 0.75, 0.9, 0.99, 1, 1.5}, else f64 in [-2, 2]
+//   u64 v5's probe seed, only when option flag bit 2 is set (else 0, the default)
 //   u32 n (mod min(100000, calibration + 20 tiles) + 1)       u8 misalignment (mod 16)
 //   u8  data kind: even = raw (a mask, data.h: consume_mask, then consume_data); odd = tile-structured
 //       (structured.h: consume_structured; mask a < 0.5).
@@ -62,6 +63,7 @@ PilotOptions consume_options(FuzzedDataProvider& p) {
   }
   const uint8_t ds = p.ConsumeIntegral<uint8_t>();
   o.d_max = ds < kDmax.size() ? kDmax[ds] : p.ConsumeFloatingPointInRange<double>(-2.0, 2.0);
+  if (flags & 4) o.seed = p.ConsumeIntegral<uint64_t>();
   return o;
 }
 

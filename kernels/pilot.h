@@ -349,16 +349,20 @@ class V5Table {
     blend_skip_ = !can_bail_ || blend_ <= o.rho * (4 * (o.C + o.K) + E_ + T_ / 4);
   }
   bool can_bail() const { return can_bail_; }
-  // The cheapest strategy by estimate; ties go to the earlier row (the detour family first).
+  // The cheapest strategy by estimate; ties go to the earlier row (the detour family first). Every product that
+  // is added is an explicit std::fma, so the estimate has the same bits whether or not the compiler contracts
+  // (the decision reference and the hunt's model compute the same expressions), and a skip row with no empty
+  // block and no switch equals its twin exactly (the tie goes to the skip row).
   Strategy choose(double d, double e, double x, double r) const {
-    const double f = 4 * d * T_;
+    const double fd = 4 * d, ck = 4 * (o_.C + o_.K), skips = std::fma(e, 4 * o_.S, o_.M * x);
+    const double g = std::fma(r, E_, fd * T_), h = std::fma(fd, T_, 4 * E_);
     const std::array<std::pair<Strategy, double>, 6> rows{{
-        {Strategy::compact_skip, (1 - e) * 4 * (o_.C + o_.K) + e * 4 * o_.S + r * E_ + o_.M * x + f},
-        {Strategy::compact, 4 * (o_.C + o_.K) + r * E_ + f},
-        {Strategy::detour_skip, (1 - e) * 4 * o_.C + e * 4 * o_.S + 4 * E_ + o_.M * x + f},
-        {Strategy::detour, 4 * o_.C + 4 * E_ + f},
+        {Strategy::compact_skip, std::fma(1 - e, ck, skips) + g},
+        {Strategy::compact, ck + g},
+        {Strategy::detour_skip, std::fma(1 - e, 4 * o_.C, skips) + h},
+        {Strategy::detour, 4 * o_.C + h},
         {Strategy::blend, blend_},
-        {Strategy::blend_skip, (1 - e) * blend_ + e * 4 * o_.S + o_.M * x},
+        {Strategy::blend_skip, std::fma(1 - e, blend_, skips)},
     }};
     Strategy best = Strategy::compact_skip;
     double cost = std::numeric_limits<double>::infinity();
@@ -429,15 +433,15 @@ void pilot_v5(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
           const Pair& q = pairs[j];
           const double w = pass == 1 || q.chunk == k ? 1.0 : shrink;
           if (w == 0) continue;
-          c += w * (q.c[0] + q.c[1]);
-          e += w * ((q.c[0] == 0) + (q.c[1] == 0));
-          r += w * (q.r[0] + q.r[1]);
-          x += w * ((q.c[0] == 0) != (q.c[1] == 0));
+          c = std::fma(w, q.c[0] + q.c[1], c);
+          e = std::fma(w, (q.c[0] == 0) + (q.c[1] == 0), e);
+          r = std::fma(w, q.r[0] + q.r[1], r);
+          x = std::fma(w, (q.c[0] == 0) != (q.c[1] == 0), x);
           w_blocks += 2 * w, w_pairs += w;
         }
       if (w_blocks == 0) return table->choose(0, 0, 0, 0);
       const double ef = e / w_blocks;
-      return table->choose(c / (16 * w_blocks), ef, (x + o.kappa * 2 * ef * (1 - ef)) / (w_pairs + o.kappa),
+      return table->choose(c / (16 * w_blocks), ef, std::fma(o.kappa * 2 * ef, 1 - ef, x) / (w_pairs + o.kappa),
                            r / w_blocks);
     };
     const auto chunk_end = [&](size_t k) { return k + 1 >= nc ? size : (k + 1) * len; };

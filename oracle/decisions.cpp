@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "decisions.h"
 
+#include <cmath>
+
 #include <algorithm>
 #include <sstream>
 #include <vector>
@@ -217,14 +219,17 @@ class Decider {
     const double E = p_.D - p_.C;
     const double blend = 4 * (p_.B + T);
     const bool skip_ok = !(p_.d_max > 0) || blend <= p_.rho * (4 * (p_.C + p_.K) + E + T / 4);
-    const double fpart = 4 * d * T;
+    // Each product that is added is an explicit std::fma (so are the kernel's and the hunt's): the same bits
+    // with and without contraction; with no empty block and no switch a skip row equals its twin exactly.
+    const double fd = 4 * d, ck = 4 * (p_.C + p_.K), skips = std::fma(e, 4 * p_.S, p_.M * x);
+    const double g = std::fma(r, E, fd * T), h = std::fma(fd, T, 4 * E);
     double cost[6];
-    cost[0] = (1 - e) * 4 * (p_.C + p_.K) + e * 4 * p_.S + r * E + p_.M * x + fpart;  // compact_skip
-    cost[1] = 4 * (p_.C + p_.K) + r * E + fpart;                                        // compact
-    cost[2] = (1 - e) * 4 * p_.C + e * 4 * p_.S + 4 * E + p_.M * x + fpart;             // detour_skip
-    cost[3] = 4 * p_.C + 4 * E + fpart;                                                 // detour
-    cost[4] = blend;                                                                    // blend
-    cost[5] = (1 - e) * blend + e * 4 * p_.S + p_.M * x;                                // blend_skip
+    cost[0] = std::fma(1 - e, ck, skips) + g;           // compact_skip
+    cost[1] = ck + g;                                   // compact
+    cost[2] = std::fma(1 - e, 4 * p_.C, skips) + h;     // detour_skip
+    cost[3] = 4 * p_.C + h;                             // detour
+    cost[4] = blend;                                    // blend
+    cost[5] = std::fma(1 - e, blend, skips);            // blend_skip
     const Strategy names[6] = {Strategy::compact_skip, Strategy::compact, Strategy::detour_skip,
                                Strategy::detour,       Strategy::blend,   Strategy::blend_skip};
     size_t best = 0;
@@ -238,10 +243,10 @@ class Decider {
     for (const V5Pair& q : pairs) {  // the chunk's own pairs at weight 1, the others at `other`
       const double w = q.chunk == chunk ? 1.0 : other;
       if (w == 0) continue;
-      n += w * static_cast<double>(q.n[0] + q.n[1]);
-      empty += w * static_cast<double>((q.n[0] == 0 ? 1 : 0) + (q.n[1] == 0 ? 1 : 0));
-      regs += w * static_cast<double>(q.regs[0] + q.regs[1]);
-      sw += w * static_cast<double>((q.n[0] == 0) != (q.n[1] == 0) ? 1 : 0);
+      n = std::fma(w, static_cast<double>(q.n[0] + q.n[1]), n);
+      empty = std::fma(w, static_cast<double>((q.n[0] == 0 ? 1 : 0) + (q.n[1] == 0 ? 1 : 0)), empty);
+      regs = std::fma(w, static_cast<double>(q.regs[0] + q.regs[1]), regs);
+      sw = std::fma(w, static_cast<double>((q.n[0] == 0) != (q.n[1] == 0) ? 1 : 0), sw);
       wb += 2 * w, wp += w;
     }
     if (wb == 0) {  // no pair counts: every pair at weight 1
@@ -255,7 +260,7 @@ class Decider {
     }
     if (wb == 0) return v5_choose(0, 0, 0, 0);
     const double e = empty / wb;
-    return v5_choose(n / (16 * wb), e, (sw + p_.kappa * 2 * e * (1 - e)) / (wp + p_.kappa), regs / wb);
+    return v5_choose(n / (16 * wb), e, std::fma(p_.kappa * 2 * e, 1 - e, sw) / (wp + p_.kappa), regs / wb);
   }
 
   void v5_tile(TileDecision& d) {

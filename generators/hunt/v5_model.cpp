@@ -66,13 +66,17 @@ void simulate_v5(const Summary& s, const PilotOptions& o, const V5Params& p, Tra
   const bool bs_safe = bl <= p.rho * (4 * (p.C + p.K) + E + T / 4);
   const auto choose = [&](double d, double e, double x, double r, bool allow_blend, bool can_bail) {
     // Cheaper-if-wrong first: ties go to the detour family.
+    // As the kernel's V5Table::choose: every added product an explicit std::fma (the same bits with or without
+    // contraction), a skip row with no empty block and no switch equal to its twin.
+    const double fd = 4 * d, ck = 4 * (p.C + p.K), skips = std::fma(e, 4 * p.S, p.M * x);
+    const double g = std::fma(r, E, fd * T), h = std::fma(fd, T, 4 * E);
     const std::array<std::pair<Strategy, double>, 6> c{{
-        {Strategy::compact_skip, (1 - e) * 4 * (p.C + p.K) + e * 4 * p.S + r * E + p.M * x + 4 * d * T},
-        {Strategy::compact, 4 * (p.C + p.K) + r * E + 4 * d * T},
-        {Strategy::detour_skip, (1 - e) * 4 * p.C + e * 4 * p.S + 4 * E + p.M * x + 4 * d * T},
-        {Strategy::detour, 4 * p.C + 4 * E + 4 * d * T},
+        {Strategy::compact_skip, std::fma(1 - e, ck, skips) + g},
+        {Strategy::compact, ck + g},
+        {Strategy::detour_skip, std::fma(1 - e, 4 * p.C, skips) + h},
+        {Strategy::detour, 4 * p.C + h},
         {Strategy::blend, bl},
-        {Strategy::blend_skip, (1 - e) * bl + e * 4 * p.S + p.M * x},
+        {Strategy::blend_skip, std::fma(1 - e, bl, skips)},
     }};
     Strategy best = Strategy::compact_skip;
     double cost = std::numeric_limits<double>::infinity();
@@ -142,13 +146,17 @@ void simulate_v5(const Summary& s, const PilotOptions& o, const V5Params& p, Tra
             if (shrink <= 0) continue;
             w = shrink;
           }
-          for (int q = 0; q < 2; ++q) c += w * sm.c[q], e += w * (sm.c[q] == 0), r += w * sm.r[q], blocks += w;
-          x += w * ((sm.c[0] == 0) != (sm.c[1] == 0)), pairs += w;
+          // Per pair, in the kernel's order and with its explicit fma (any shrink gives the kernel's bits).
+          c = std::fma(w, sm.c[0] + sm.c[1], c);
+          e = std::fma(w, (sm.c[0] == 0) + (sm.c[1] == 0), e);
+          r = std::fma(w, sm.r[0] + sm.r[1], r);
+          x = std::fma(w, (sm.c[0] == 0) != (sm.c[1] == 0), x);
+          blocks += 2 * w, pairs += w;
         }
       if (p.prior > 0) c += p.prior, r += p.prior, blocks += p.prior;
       if (blocks == 0) return choose(0, 0, 0, 0, allow_blend, can_bail);
       const double ef = e / blocks;
-      const double xf = (x + p.kappa * 2 * ef * (1 - ef)) / (pairs + p.kappa);
+      const double xf = std::fma(p.kappa * 2 * ef, 1 - ef, x) / (pairs + p.kappa);
       return choose(c / (16 * blocks), ef, pairs + p.kappa > 0 ? xf : 0, r / blocks, allow_blend, can_bail);
     };
     plan.resize(nc);
