@@ -7,8 +7,6 @@
 
 namespace maskapply::gen::hunt {
 
-namespace {
-
 std::string fixed(double x, int digits) {
   if (std::isnan(x)) return "n/a";
   if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
@@ -16,8 +14,6 @@ std::string fixed(double x, int digits) {
   std::snprintf(buf, sizeof buf, "%.*f", digits, x);
   return buf;
 }
-
-}  // namespace
 
 std::string pattern_file_name(Kernel pilot, Fn f, double regret) {
   return std::string(name(pilot)) + "-" + std::string(name(f)) + "-" + fixed(regret, 4) + ".pattern";

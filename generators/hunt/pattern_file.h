@@ -26,4 +26,7 @@ std::string pattern_file(const Find& f, const FileInfo& i);
 // PILOT-F-REGRET.pattern, the regret with 4 decimals (scripts/fuzz-overnight parses these names).
 std::string pattern_file_name(Kernel pilot, Fn f, double regret);
 
+// x with `digits` decimals ("1.3100"), "n/a" for NaN, "inf" / "-inf" (file names, tables, the CLI's output).
+std::string fixed(double x, int digits);
+
 }  // namespace maskapply::gen::hunt

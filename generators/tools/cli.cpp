@@ -80,14 +80,6 @@ std::optional<gen::CostModel> load_model(const std::string& which, const std::st
   return std::get<gen::CostModel>(m);
 }
 
-std::string fixed(double x, int digits) {
-  if (std::isnan(x)) return "n/a";
-  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, x);
-  return buf;
-}
-
 std::string json_escape(const std::string& s) { return nlohmann::json(s).dump(); }
 
 void write_file(const std::string& path, const std::string& text) {

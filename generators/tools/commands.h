@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cost_model.h"
+#include "pattern_file.h"
 #include "registry.h"
 
 namespace maskapply::cli {
@@ -28,7 +29,7 @@ std::vector<Kernel> parse_kernels(const std::string& list, const std::vector<Ker
 // "m5", "host" (read from file) or "" (none).
 std::optional<gen::CostModel> load_model(const std::string& which, const std::string& file);
 std::vector<std::string> split(const std::string& s, char sep);
-std::string fixed(double x, int digits);  // "1.31", "n/a" for NaN, "inf"
+using gen::hunt::fixed;  // "1.31", "n/a" for NaN, "inf" (hunt/pattern_file.h)
 std::string json_escape(const std::string& s);
 // Writes text to path through a temporary file and a rename, so a failure leaves the old file intact.
 void write_file(const std::string& path, const std::string& text);
