@@ -153,19 +153,10 @@ struct Windowed {
   void insert(double dp, double start_fix, uint32_t start, unsigned r) {
     Lanes v;
     for (size_t k = 0; k < 4; ++k) v[k] = dp + start_fix * has_sw[k] - off[k];
-    if constexpr (Record) {
-      for (size_t k = 0; k < 4; ++k)
-        for (int q = static_cast<int>(r); q >= 0 && sm[static_cast<size_t>(q)][k] > v[k]; --q)
-          sm[static_cast<size_t>(q)][k] = v[k], smi[static_cast<size_t>(q)][k] = start;
-    } else {
-      // sm[q] is non-decreasing in q (a minimum over a shrinking set), so the update of [0, r] stops at the
-      // first q where no lane is above v: the same values as updating all of [0, r].
-      for (int q = static_cast<int>(r); q >= 0; --q) {
-        Lanes& x = sm[static_cast<size_t>(q)];
-        if (!(x[0] > v[0] || x[1] > v[1] || x[2] > v[2] || x[3] > v[3])) break;
-        for (size_t k = 0; k < 4; ++k) x[k] = std::min(x[k], v[k]);
-      }
-    }
+    static_assert(Record, "run_passes does the passes that record nothing (PassState)");
+    for (size_t k = 0; k < 4; ++k)
+      for (int q = static_cast<int>(r); q >= 0 && sm[static_cast<size_t>(q)][k] > v[k]; --q)
+        sm[static_cast<size_t>(q)][k] = v[k], smi[static_cast<size_t>(q)][k] = start;
   }
   void step(bool e, bool sw, double nonempty, double groups) {
     // As `off[k] += b[k] + nonempty * nr[k] + groups * group[k]` lane by lane (the same operations, the same
@@ -277,9 +268,39 @@ double oracle_dp(std::span<const BlockSummary> blocks, const CostModel& m, Fn f,
 // different windows, run in one loop: independent chains of dependent operations, which the processor overlaps.
 // A lane's figures do not depend on its partner: the same operations per lane, and regret.cpp is compiled
 // with -ffp-contract=off (no fused multiply-add in one copy and not in another).
+//
+// What a pass needs per block depends on the block's kind alone: [empty][switch], and for the windowed
+// strategies' step also its non-empty registers (0..4) and whether it completes a group of 16 packed lanes (0, 1).
+// DpTerms computes each such term once, by the same operations in the same order as oracle_dp computes it per
+// block, so a pass reads the same bits from a table.
 struct DpTerms {
-  StrategyTerms blend, bskip;
-  double M, empty_detour;
+  double blend_full, empty_detour;
+  double sf[2][2];           // start_fix: (e - sw) * M
+  double bs[2][2];           // the open blend_skip run's block: (e ? empty : full) + (sw ? sw : 0)
+  Lanes sfh[2][2];           // start_fix * has_sw per windowed strategy (Windowed::insert)
+  Lanes step[2][2][5][2];    // Windowed::step's increment by [e][sw][non-empty registers][groups]
+  Lanes base[2][2], nr, group;
+
+  DpTerms(const CostModel& m, Fn f) {
+    const StrategyTerms blend = terms(m, f, Strategy::blend), bskip = terms(m, f, Strategy::blend_skip);
+    const Windowed<false> w(m, f);
+    blend_full = blend.full, empty_detour = 4 * m.C;
+    nr = w.nr, group = w.group;
+    for (int e = 0; e < 2; ++e)
+      for (int sw = 0; sw < 2; ++sw) {
+        sf[e][sw] = (static_cast<double>(e) - static_cast<double>(sw)) * m.M;
+        bs[e][sw] = (e ? bskip.empty : bskip.full) + (sw ? bskip.sw : 0.0);
+        for (size_t k = 0; k < 4; ++k) sfh[e][sw][k] = sf[e][sw] * w.has_sw[k];
+        base[e][sw] = w.base[e][sw];
+        for (int n = 0; n <= 4; ++n)
+          for (int g = 0; g < 2; ++g) store(step[e][sw][n][g], increment(e, sw, n, g));
+      }
+  }
+  // As Windowed::step: (base + nonempty * nr) + groups * group.
+  V4 increment(int e, int sw, double nonempty, double groups) const {
+    const V4 n4{nonempty, nonempty, nonempty, nonempty}, g4{groups, groups, groups, groups};
+    return (load(base[e][sw]) + n4 * load(nr)) + g4 * load(group);
+  }
 };
 
 struct Pass {
@@ -291,38 +312,59 @@ struct Pass {
   double* bs_out = nullptr;
 };
 
+// A pass's windowed state: Windowed's sm and off as vectors, without the record of starts.
+struct PassState {
+  V4 sm[16];
+  V4 off;
+};
+
 constexpr int kLanes = 4;
 
-[[gnu::noinline]] void run_passes(const Pass (&p)[kLanes], const DpTerms& t, Windowed<false> (&wd)[kLanes]) {
+inline V4 vmin(V4 a, V4 b) { return b < a ? b : a; }  // std::min(a, b) per lane
+
+[[gnu::noinline]] void run_passes(const Pass (&p)[kLanes], const DpTerms& t, PassState (&ps)[kLanes]) {
   double dp[kLanes], open_bs[kLanes], open_de[kLanes];
   uint32_t S[kLanes];
   bool prev_empty[kLanes];
   size_t len = 0;
+  const V4 inf4{kInf, kInf, kInf, kInf}, group = load(t.group);
   for (int z = 0; z < kLanes; ++z) {
     dp[z] = p[z].from_bs ? kInf : 0.0, open_bs[z] = p[z].from_bs ? 0.0 : kInf, open_de[z] = kInf;
     S[z] = p[z].S, prev_empty[z] = p[z].prev_empty;
-    wd[z].reset();
+    for (V4& x : ps[z].sm) x = inf4;
+    ps[z].off = V4{0, 0, 0, 0};
     len = std::max(len, p[z].w.size());
   }
   for (size_t i = 0; i < len; ++i) {
+#pragma GCC unroll 4
     for (int z = 0; z < kLanes; ++z) {
       if (i >= p[z].w.size()) continue;
-      const BlockSummary& b = p[z].w[i];
-      const bool e = b.empty(), sw = e != prev_empty[z];
-      const double start_fix = (static_cast<double>(e) - static_cast<double>(sw)) * t.M;
-      wd[z].insert(dp[z], start_fix, 0, S[z] % 16);
-      if (dp[z] + start_fix < open_bs[z]) open_bs[z] = dp[z] + start_fix;
+      const BlockSummary b = p[z].w[i];
+      PassState& st = ps[z];
+      const int e = b.empty(), sw = e != prev_empty[z];
+      // Runs starting before the block (Windowed::insert without the record): sm[q] lowered to v for every
+      // residue q <= S mod 16. A new start is nearly always below every earlier one, so a loop that stops at the
+      // first residue it does not lower runs the same r + 1 steps, with a compare more in each.
+      const V4 d4{dp[z], dp[z], dp[z], dp[z]};
+      const V4 v = (d4 + load(t.sfh[e][sw])) - st.off;
+      for (int q = static_cast<int>(S[z] % 16); q >= 0; --q) st.sm[q] = vmin(st.sm[q], v);
+      if (const double x = dp[z] + t.sf[e][sw]; x < open_bs[z]) open_bs[z] = x;
       if (dp[z] < open_de[z]) open_de[z] = dp[z];
-      const uint32_t S2 = S[z] + b.selected;
-      wd[z].step(e, sw, b.nonempty, static_cast<double>(S2 / 16 - S[z] / 16));
-      open_bs[z] += (e ? t.bskip.empty : t.bskip.full) + (sw ? t.bskip.sw : 0.0);
+      // The block.
+      const uint32_t S2 = S[z] + b.selected, g = S2 / 16 - S[z] / 16;
+      st.off = st.off + (b.nonempty <= 4 && g <= 1 ? load(t.step[e][sw][b.nonempty][g])
+                                                   : t.increment(e, sw, b.nonempty, static_cast<double>(g)));
+      open_bs[z] += t.bs[e][sw];
       open_de[z] = e ? open_de[z] + t.empty_detour : kInf;
       S[z] = S2;
       prev_empty[z] = e;
-      double best = dp[z] + t.blend.full;
+      // Runs ending after it (Windowed::finish: the cheapest lane; the minimum's value, whichever lane holds it).
+      double best = dp[z] + t.blend_full;
       if (open_bs[z] < best) best = open_bs[z];
       if (open_de[z] < best) best = open_de[z];
-      if (const double v = wd[z].finish(S[z] % 16, nullptr, nullptr); v < best) best = v;
+      const V4 w = st.off + vmin(st.sm[S2 % 16], st.sm[0] + group);
+      const double lo = w[1] < w[0] ? w[1] : w[0], hi = w[3] < w[2] ? w[3] : w[2];
+      if (const double x = hi < lo ? hi : lo; x < best) best = x;
       dp[z] = best;
     }
   }
@@ -364,7 +406,7 @@ struct OracleCacheAccess {
     const size_t nb = blocks.size() - tail;
     const size_t n = first + 16 * nb + (tail ? blocks.back().len : 0);
     const Windows grid{std::min(n, o.calib_blocks * o.calib_len), std::max<size_t>(o.tile, 1)};
-    const DpTerms t{terms(m, f, Strategy::blend), terms(m, f, Strategy::blend_skip), m.M, 4 * m.C};
+    const DpTerms t(m, f);
     std::vector<Win> local;
     std::vector<Win>& wins = cache ? cache->wins_ : local;
     wins.clear();
@@ -408,8 +450,7 @@ struct OracleCacheAccess {
       }
     }
     // The passes the computed windows need, two at a time.
-    Windowed<false> wd[kLanes] = {Windowed<false>(m, f), Windowed<false>(m, f), Windowed<false>(m, f),
-                                  Windowed<false>(m, f)};
+    PassState wd[kLanes];
     Pass batch[kLanes];
     int filled = 0;
     const auto pass = [&](const Pass& p) {
@@ -421,7 +462,7 @@ struct OracleCacheAccess {
       OracleTransfer& tr = cache ? cache->entries_[w.entry].t : w.t;
       const std::span<const BlockSummary> win = blocks.subspan(w.j, w.end - w.j);
       const bool e = win.front().empty(), sw = e != w.prev_empty;
-      const double start_fix = (static_cast<double>(e) - static_cast<double>(sw)) * t.M;
+      const double start_fix = t.sf[e][sw];
       pass(Pass{win, w.s, w.prev_empty, false, &tr.dd, &tr.db});
       if (start_fix > 0)
         pass(Pass{win, w.s, w.prev_empty, true, &tr.bd, &tr.bb});
