@@ -55,21 +55,39 @@ std::vector<BlockSummary> summarize(std::span<const uint8_t> sel) {
   return out;
 }
 
-void BlockCosts::assign(std::span<const BlockSummary> blocks) {
+void BlockCosts::assign(std::span<const BlockSummary> blocks) { assign(blocks, 0); }
+
+void BlockCosts::assign(std::span<const BlockSummary> blocks, size_t period) {
   tail_ = !blocks.empty() && blocks.back().len < 16;
   full_ = blocks.size() - tail_;
   n_ = 16 * full_ + (tail_ ? blocks.back().len : 0);
   p_.resize(full_ + 1);
+  const bool repeats = period > 0 && period < full_ &&
+                       std::memcmp(blocks.data() + period, blocks.data(), (full_ - period) * sizeof(BlockSummary)) == 0;
+  const size_t direct = repeats ? period : full_;
   Prefix* out = p_.data();
   Prefix acc{0, 0, 0, 0};
   bool prev = false;  // the block before the first counts as non-empty
   out[0] = acc;
-  for (size_t b = 0; b < full_; ++b) {
+  for (size_t b = 0; b < direct; ++b) {
     const BlockSummary bs = blocks[b];
     const bool e = bs.selected == 0;
     acc.s += bs.selected, acc.rn += bs.nonempty, acc.ge += e, acc.x += e != prev;
     prev = e;
     out[b + 1] = acc;
+  }
+  if (!repeats) return;
+  // Any `period` consecutive blocks from block 1 on are the period's blocks, each compared with its real
+  // predecessor: its totals, with block 0 compared with the period's last block rather than with "non-empty".
+  const bool e0 = blocks[0].selected == 0;
+  using U4 = uint32_t __attribute__((vector_size(16)));
+  static_assert(sizeof(Prefix) == sizeof(U4));
+  const U4 total{acc.s, acc.rn, acc.ge, acc.x - static_cast<uint32_t>(e0) + static_cast<uint32_t>(e0 != prev)};
+  for (size_t b = period + 1; b <= full_; ++b) {
+    U4 x;
+    std::memcpy(&x, out + b - period, sizeof x);
+    x += total;
+    std::memcpy(out + b, &x, sizeof x);
   }
 }
 

@@ -66,6 +66,10 @@ class BlockCosts {
   BlockCosts() = default;
   explicit BlockCosts(std::span<const BlockSummary> blocks) { assign(blocks); }
   void assign(std::span<const BlockSummary> blocks);  // reuses the prefix arrays' storage
+  // The same sums when the whole blocks may repeat every `period` blocks (a hint: checked, 0 for none). When they
+  // do, each sum past the first period is the one a period before plus the period's totals (integers: the same
+  // figures as assign(blocks), in one vector addition per block); when they do not, assign(blocks).
+  void assign(std::span<const BlockSummary> blocks, size_t period);
   size_t size() const { return n_; }   // elements
   // The cost of strategy s over [begin, end) (elements; begin a multiple of 16, end a multiple of 16 or n)
   // as strategy_cost gives it. prev_empty: what a skip run compares its first block with (false: "non-empty",
