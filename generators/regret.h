@@ -155,6 +155,7 @@ class OracleCache {
     size_t j = 0, end = 0;
     uint32_t s = 0;
     bool prev_empty = false;
+    uint64_t key = 0;    // hash of (blocks, s, prev_empty)
     uint32_t entry = 0;  // in entries_
     bool computed = false; // its passes run in this call (a miss, or every window without a cache)
     OracleTransfer t;      // without a cache
