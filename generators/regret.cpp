@@ -473,26 +473,39 @@ struct OracleCacheAccess {
     // What the cache knows; a window it does not know gets its entry now (filled by the passes below), so a
     // window repeated within this call is computed once.
     if (cache) {
-      if (cache->entries_.size() + wins.size() > cache->max_entries_)
-        cache->entries_.clear(), cache->index_.clear(), cache->pool_.clear();
+      std::vector<uint32_t>& slots = cache->slots_;
+      if (cache->entries_.size() + wins.size() > cache->max_entries_) {
+        cache->entries_.clear(), cache->pool_.clear();
+        std::fill(slots.begin(), slots.end(), 0u);
+      }
+      if (2 * (cache->entries_.size() + wins.size()) > slots.size()) {  // grow, and place the entries again
+        slots.assign(std::bit_ceil(std::max<size_t>(64, 4 * (cache->entries_.size() + wins.size()))), 0u);
+        for (size_t k = 0; k < cache->entries_.size(); ++k) {
+          size_t i = cache->entries_[k].key & (slots.size() - 1);
+          while (slots[i]) i = (i + 1) & (slots.size() - 1);
+          slots[i] = static_cast<uint32_t>(k + 1);
+        }
+      }
+      const size_t mask = slots.size() - 1;
       for (Win& w : wins) {
         const std::span<const BlockSummary> win = blocks.subspan(w.j, w.end - w.j);
-        const uint64_t h = w.key;
+        size_t i = w.key & mask;
         bool found = false;
-        for (auto [it, last] = cache->index_.equal_range(h); it != last && !found; ++it) {
-          const OracleCache::Entry& e = cache->entries_[it->second];
-          if (e.len == win.size() && e.s == w.s && e.prev_empty == w.prev_empty &&
-              std::memcmp(cache->pool_.data() + e.at, win.data(), win.size_bytes()) == 0)
-            w.entry = it->second, found = true;
+        for (; slots[i]; i = (i + 1) & mask) {  // at most half full: a free slot ends the search
+          const OracleCache::Entry& e = cache->entries_[slots[i] - 1];
+          if (e.key == w.key && e.len == win.size() && e.s == w.s && e.prev_empty == w.prev_empty &&
+              std::memcmp(cache->pool_.data() + e.at, win.data(), win.size_bytes()) == 0) {
+            w.entry = slots[i] - 1, found = true;
+            break;
+          }
         }
         ++(found ? cache->hits_ : cache->misses_);
         if (found) continue;
         w.entry = static_cast<uint32_t>(cache->entries_.size()), w.computed = true;
-        cache->index_.emplace(h, w.entry);
-        cache->entries_.push_back(
-            OracleCache::Entry{cache->pool_.size(), win.size(), static_cast<uint8_t>(w.s), w.prev_empty, {}});
-        cache->pool_.resize(cache->pool_.size() + win.size());
-        std::memcpy(cache->pool_.data() + cache->pool_.size() - win.size(), win.data(), win.size_bytes());
+        slots[i] = w.entry + 1;
+        cache->entries_.push_back(OracleCache::Entry{w.key, cache->pool_.size(), win.size(),
+                                                     static_cast<uint8_t>(w.s), w.prev_empty, {}});
+        cache->pool_.insert(cache->pool_.end(), win.data(), win.data() + win.size());
       }
     }
     // The passes the computed windows need, two at a time.

@@ -35,7 +35,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 #include "cost_model.h"
@@ -135,11 +134,12 @@ class OracleCache {
   double cost(std::span<const BlockSummary> blocks, const PilotOptions& o, size_t first = 0);
   size_t hits() const { return hits_; }
   size_t misses() const { return misses_; }
-  size_t size() const { return index_.size(); }
+  size_t size() const { return entries_.size(); }
 
  private:
   friend struct OracleCacheAccess;
   struct Entry {
+    uint64_t key = 0;        // hash of (blocks, s, prev_empty)
     size_t at = 0, len = 0;  // its blocks in pool_
     uint8_t s = 0;           // selected count mod 16 entering the window
     bool prev_empty = false; // the block before it empty
@@ -150,7 +150,8 @@ class OracleCache {
   size_t max_entries_;
   std::vector<BlockSummary> pool_;
   std::vector<Entry> entries_;
-  std::unordered_multimap<uint64_t, uint32_t> index_;  // hash of (blocks, s, prev_empty) -> entries_
+  // Open addressing over the keys' hashes, linear probing: entry + 1 (0: free); at most half full.
+  std::vector<uint32_t> slots_;
   struct Win {  // a window of one call: its blocks [j, end), entering state, key, transfer
     size_t j = 0, end = 0;
     uint32_t s = 0;
