@@ -381,7 +381,8 @@ Score Scorer::score_trace(const Summary& s, const Trace& t) {
     for (; r < t.runs.size() && t.runs[r].begin < next; ++r) {
       const size_t rb = std::min(t.runs[r].begin, n), re = std::min(t.runs[r].end, n);
       if (!slow && rb < re) pilot += bc.run_cost(m_, f_, t.runs[r].strategy, rb, re, false);
-      runs += (runs.empty() ? "" : "+") + std::string(name(t.runs[r].strategy));
+      if (!runs.empty()) runs += '+';
+      runs += name(t.runs[r].strategy);
     }
     const size_t begin = std::min(d.begin, n), end = std::min(d.end, n);
     if (begin >= end || d.source == CountSource::calibration) continue;
