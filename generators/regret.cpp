@@ -66,24 +66,24 @@ void BlockCosts::assign(std::span<const BlockSummary> blocks, size_t period) {
   const bool repeats = period > 0 && period < full_ &&
                        std::memcmp(blocks.data() + period, blocks.data(), (full_ - period) * sizeof(BlockSummary)) == 0;
   const size_t direct = repeats ? period : full_;
+  // A record as one vector of its four counts (s, rn, ge, x), added and stored whole.
+  using U4 = uint32_t __attribute__((vector_size(16)));
+  static_assert(sizeof(Prefix) == sizeof(U4));
   Prefix* out = p_.data();
-  Prefix acc{0, 0, 0, 0};
-  bool prev = false;  // the block before the first counts as non-empty
-  out[0] = acc;
+  U4 acc{0, 0, 0, 0};
+  uint32_t prev = 0;  // the block before the first counts as non-empty
+  std::memcpy(out, &acc, sizeof acc);
   for (size_t b = 0; b < direct; ++b) {
-    const BlockSummary bs = blocks[b];
-    const bool e = bs.selected == 0;
-    acc.s += bs.selected, acc.rn += bs.nonempty, acc.ge += e, acc.x += e != prev;
+    const uint32_t s = blocks[b].selected, e = s == 0;
+    acc += U4{s, blocks[b].nonempty, e, e ^ prev};
     prev = e;
-    out[b + 1] = acc;
+    std::memcpy(out + b + 1, &acc, sizeof acc);
   }
   if (!repeats) return;
   // Any `period` consecutive blocks from block 1 on are the period's blocks, each compared with its real
   // predecessor: its totals, with block 0 compared with the period's last block rather than with "non-empty".
-  const bool e0 = blocks[0].selected == 0;
-  using U4 = uint32_t __attribute__((vector_size(16)));
-  static_assert(sizeof(Prefix) == sizeof(U4));
-  const U4 total{acc.s, acc.rn, acc.ge, acc.x - static_cast<uint32_t>(e0) + static_cast<uint32_t>(e0 != prev)};
+  const uint32_t e0 = blocks[0].selected == 0;
+  const U4 total = acc + U4{0, 0, 0, (e0 ^ prev) - e0};
   for (size_t b = period + 1; b <= full_; ++b) {
     U4 x;
     std::memcpy(&x, out + b - period, sizeof x);
