@@ -2,6 +2,7 @@
 #include "regret.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -55,21 +56,39 @@ std::vector<BlockSummary> summarize(std::span<const uint8_t> sel) {
   return out;
 }
 
-void BlockCosts::assign(std::span<const BlockSummary> blocks) {
+void BlockCosts::assign(std::span<const BlockSummary> blocks) { assign(blocks, 0); }
+
+void BlockCosts::assign(std::span<const BlockSummary> blocks, size_t period) {
   tail_ = !blocks.empty() && blocks.back().len < 16;
   full_ = blocks.size() - tail_;
   n_ = 16 * full_ + (tail_ ? blocks.back().len : 0);
   p_.resize(full_ + 1);
+  const bool repeats = period > 0 && period < full_ &&
+                       std::memcmp(blocks.data() + period, blocks.data(), (full_ - period) * sizeof(BlockSummary)) == 0;
+  const size_t direct = repeats ? period : full_;
+  // A record as one vector of its four counts (s, rn, ge, x), added and stored whole.
+  using U4 = uint32_t __attribute__((vector_size(16)));
+  static_assert(sizeof(Prefix) == sizeof(U4));
   Prefix* out = p_.data();
-  Prefix acc{0, 0, 0, 0};
-  bool prev = false;  // the block before the first counts as non-empty
-  out[0] = acc;
-  for (size_t b = 0; b < full_; ++b) {
-    const BlockSummary bs = blocks[b];
-    const bool e = bs.selected == 0;
-    acc.s += bs.selected, acc.rn += bs.nonempty, acc.ge += e, acc.x += e != prev;
+  U4 acc{0, 0, 0, 0};
+  uint32_t prev = 0;  // the block before the first counts as non-empty
+  std::memcpy(out, &acc, sizeof acc);
+  for (size_t b = 0; b < direct; ++b) {
+    const uint32_t s = blocks[b].selected, e = s == 0;
+    acc += U4{s, blocks[b].nonempty, e, e ^ prev};
     prev = e;
-    out[b + 1] = acc;
+    std::memcpy(out + b + 1, &acc, sizeof acc);
+  }
+  if (!repeats) return;
+  // Any `period` consecutive blocks from block 1 on are the period's blocks, each compared with its real
+  // predecessor: its totals, with block 0 compared with the period's last block rather than with "non-empty".
+  const uint32_t e0 = blocks[0].selected == 0;
+  const U4 total = acc + U4{0, 0, 0, (e0 ^ prev) - e0};
+  for (size_t b = period + 1; b <= full_; ++b) {
+    U4 x;
+    std::memcpy(&x, out + b - period, sizeof x);
+    x += total;
+    std::memcpy(out + b, &x, sizeof x);
   }
 }
 
@@ -153,19 +172,10 @@ struct Windowed {
   void insert(double dp, double start_fix, uint32_t start, unsigned r) {
     Lanes v;
     for (size_t k = 0; k < 4; ++k) v[k] = dp + start_fix * has_sw[k] - off[k];
-    if constexpr (Record) {
-      for (size_t k = 0; k < 4; ++k)
-        for (int q = static_cast<int>(r); q >= 0 && sm[static_cast<size_t>(q)][k] > v[k]; --q)
-          sm[static_cast<size_t>(q)][k] = v[k], smi[static_cast<size_t>(q)][k] = start;
-    } else {
-      // sm[q] is non-decreasing in q (a minimum over a shrinking set), so the update of [0, r] stops at the
-      // first q where no lane is above v: the same values as updating all of [0, r].
-      for (int q = static_cast<int>(r); q >= 0; --q) {
-        Lanes& x = sm[static_cast<size_t>(q)];
-        if (!(x[0] > v[0] || x[1] > v[1] || x[2] > v[2] || x[3] > v[3])) break;
-        for (size_t k = 0; k < 4; ++k) x[k] = std::min(x[k], v[k]);
-      }
-    }
+    static_assert(Record, "run_passes does the passes that record nothing (PassState)");
+    for (size_t k = 0; k < 4; ++k)
+      for (int q = static_cast<int>(r); q >= 0 && sm[static_cast<size_t>(q)][k] > v[k]; --q)
+        sm[static_cast<size_t>(q)][k] = v[k], smi[static_cast<size_t>(q)][k] = start;
   }
   void step(bool e, bool sw, double nonempty, double groups) {
     // As `off[k] += b[k] + nonempty * nr[k] + groups * group[k]` lane by lane (the same operations, the same
@@ -277,9 +287,39 @@ double oracle_dp(std::span<const BlockSummary> blocks, const CostModel& m, Fn f,
 // different windows, run in one loop: independent chains of dependent operations, which the processor overlaps.
 // A lane's figures do not depend on its partner: the same operations per lane, and regret.cpp is compiled
 // with -ffp-contract=off (no fused multiply-add in one copy and not in another).
+//
+// What a pass needs per block depends on the block's kind alone: [empty][switch], and for the windowed
+// strategies' step also its non-empty registers (0..4) and whether it completes a group of 16 packed lanes (0, 1).
+// DpTerms computes each such term once, by the same operations in the same order as oracle_dp computes it per
+// block, so a pass reads the same bits from a table.
 struct DpTerms {
-  StrategyTerms blend, bskip;
-  double M, empty_detour;
+  double blend_full, empty_detour;
+  double sf[2][2];           // start_fix: (e - sw) * M
+  double bs[2][2];           // the open blend_skip run's block: (e ? empty : full) + (sw ? sw : 0)
+  Lanes sfh[2][2];           // start_fix * has_sw per windowed strategy (Windowed::insert)
+  Lanes step[2][2][5][2];    // Windowed::step's increment by [e][sw][non-empty registers][groups]
+  Lanes base[2][2], nr, group;
+
+  DpTerms(const CostModel& m, Fn f) {
+    const StrategyTerms blend = terms(m, f, Strategy::blend), bskip = terms(m, f, Strategy::blend_skip);
+    const Windowed<false> w(m, f);
+    blend_full = blend.full, empty_detour = 4 * m.C;
+    nr = w.nr, group = w.group;
+    for (int e = 0; e < 2; ++e)
+      for (int sw = 0; sw < 2; ++sw) {
+        sf[e][sw] = (static_cast<double>(e) - static_cast<double>(sw)) * m.M;
+        bs[e][sw] = (e ? bskip.empty : bskip.full) + (sw ? bskip.sw : 0.0);
+        for (size_t k = 0; k < 4; ++k) sfh[e][sw][k] = sf[e][sw] * w.has_sw[k];
+        base[e][sw] = w.base[e][sw];
+        for (int n = 0; n <= 4; ++n)
+          for (int g = 0; g < 2; ++g) store(step[e][sw][n][g], increment(e, sw, n, g));
+      }
+  }
+  // As Windowed::step: (base + nonempty * nr) + groups * group.
+  V4 increment(int e, int sw, double nonempty, double groups) const {
+    const V4 n4{nonempty, nonempty, nonempty, nonempty}, g4{groups, groups, groups, groups};
+    return (load(base[e][sw]) + n4 * load(nr)) + g4 * load(group);
+  }
 };
 
 struct Pass {
@@ -291,57 +331,103 @@ struct Pass {
   double* bs_out = nullptr;
 };
 
+// A pass's windowed state: Windowed's sm and off as vectors, without the record of starts.
+struct PassState {
+  V4 sm[16];
+  V4 off;
+};
+
 constexpr int kLanes = 4;
 
-[[gnu::noinline]] void run_passes(const Pass (&p)[kLanes], const DpTerms& t, Windowed<false> (&wd)[kLanes]) {
+inline V4 vmin(V4 a, V4 b) { return b < a ? b : a; }  // std::min(a, b) per lane
+
+[[gnu::noinline]] void run_passes(const Pass (&p)[kLanes], const DpTerms& t, PassState (&ps)[kLanes]) {
   double dp[kLanes], open_bs[kLanes], open_de[kLanes];
   uint32_t S[kLanes];
   bool prev_empty[kLanes];
   size_t len = 0;
+  const V4 inf4{kInf, kInf, kInf, kInf}, group = load(t.group);
   for (int z = 0; z < kLanes; ++z) {
     dp[z] = p[z].from_bs ? kInf : 0.0, open_bs[z] = p[z].from_bs ? 0.0 : kInf, open_de[z] = kInf;
     S[z] = p[z].S, prev_empty[z] = p[z].prev_empty;
-    wd[z].reset();
+    for (V4& x : ps[z].sm) x = inf4;
+    ps[z].off = V4{0, 0, 0, 0};
     len = std::max(len, p[z].w.size());
   }
   for (size_t i = 0; i < len; ++i) {
+#pragma GCC unroll 4
     for (int z = 0; z < kLanes; ++z) {
       if (i >= p[z].w.size()) continue;
-      const BlockSummary& b = p[z].w[i];
-      const bool e = b.empty(), sw = e != prev_empty[z];
-      const double start_fix = (static_cast<double>(e) - static_cast<double>(sw)) * t.M;
-      wd[z].insert(dp[z], start_fix, 0, S[z] % 16);
-      if (dp[z] + start_fix < open_bs[z]) open_bs[z] = dp[z] + start_fix;
+      const BlockSummary b = p[z].w[i];
+      PassState& st = ps[z];
+      const int e = b.empty(), sw = e != prev_empty[z];
+      // Runs starting before the block (Windowed::insert without the record): sm[q] lowered to v for every
+      // residue q <= S mod 16. A new start is nearly always below every earlier one, so a loop that stops at the
+      // first residue it does not lower runs the same r + 1 steps, with a compare more in each.
+      const V4 d4{dp[z], dp[z], dp[z], dp[z]};
+      const V4 v = (d4 + load(t.sfh[e][sw])) - st.off;
+      for (int q = static_cast<int>(S[z] % 16); q >= 0; --q) st.sm[q] = vmin(st.sm[q], v);
+      if (const double x = dp[z] + t.sf[e][sw]; x < open_bs[z]) open_bs[z] = x;
       if (dp[z] < open_de[z]) open_de[z] = dp[z];
-      const uint32_t S2 = S[z] + b.selected;
-      wd[z].step(e, sw, b.nonempty, static_cast<double>(S2 / 16 - S[z] / 16));
-      open_bs[z] += (e ? t.bskip.empty : t.bskip.full) + (sw ? t.bskip.sw : 0.0);
+      // The block.
+      const uint32_t S2 = S[z] + b.selected, g = S2 / 16 - S[z] / 16;
+      st.off = st.off + (b.nonempty <= 4 && g <= 1 ? load(t.step[e][sw][b.nonempty][g])
+                                                   : t.increment(e, sw, b.nonempty, static_cast<double>(g)));
+      open_bs[z] += t.bs[e][sw];
       open_de[z] = e ? open_de[z] + t.empty_detour : kInf;
       S[z] = S2;
       prev_empty[z] = e;
-      double best = dp[z] + t.blend.full;
+      // Runs ending after it (Windowed::finish: the cheapest lane; the minimum's value, whichever lane holds it).
+      double best = dp[z] + t.blend_full;
       if (open_bs[z] < best) best = open_bs[z];
       if (open_de[z] < best) best = open_de[z];
-      if (const double v = wd[z].finish(S[z] % 16, nullptr, nullptr); v < best) best = v;
+      const V4 w = st.off + vmin(st.sm[S2 % 16], st.sm[0] + group);
+      const double lo = w[1] < w[0] ? w[1] : w[0], hi = w[3] < w[2] ? w[3] : w[2];
+      if (const double x = hi < lo ? hi : lo; x < best) best = x;
       dp[z] = best;
     }
   }
   for (int z = 0; z < kLanes; ++z) *p[z].dp_out = dp[z], *p[z].bs_out = open_bs[z];
 }
 
-uint64_t window_hash(std::span<const BlockSummary> w, uint32_t s, bool prev_empty) {
+// One read of a window's blocks: a hash of their bytes and their selected count (mod 256, enough for the count
+// mod 16 the windows carry). Eight blocks (24 bytes, three words) at a time, hashed in three independent chains,
+// the counts (bytes 0, 3, ..., 21 of the 24) added across a word by one multiplication: each byte holds one
+// count <= 16, so no byte carries into the next.
+struct WindowScan {
+  uint64_t hash;
+  uint32_t selected;
+};
+
+WindowScan scan_window(std::span<const BlockSummary> w) {
   static_assert(sizeof(BlockSummary) == 3);
-  uint64_t h = 0x9e3779b97f4a7c15ull ^ (w.size() * 0x100000001b3ull) ^ (uint64_t{s} << 1) ^ uint64_t{prev_empty};
-  const auto* p = reinterpret_cast<const uint8_t*>(w.data());
-  const size_t bytes = w.size() * sizeof(BlockSummary);
-  size_t i = 0;
-  for (; i + 8 <= bytes; i += 8) {
-    uint64_t x;
-    std::memcpy(&x, p + i, 8);
-    h = (h ^ x) * 0xff51afd7ed558ccdull;
-    h ^= h >> 32;
+  constexpr uint64_t k = 0xff51afd7ed558ccdull, bytes_sum = 0x0101010101010101ull;
+  uint64_t h0 = 0x9e3779b97f4a7c15ull, h1 = 0xc2b2ae3d27d4eb4full, h2 = 0x165667b19e3779f9ull;
+  uint32_t selected = 0;
+  size_t b = 0;
+  if constexpr (std::endian::native == std::endian::little) {
+    const auto* p = reinterpret_cast<const uint8_t*>(w.data());
+    for (; b + 8 <= w.size(); b += 8) {
+      uint64_t x0, x1, x2;
+      std::memcpy(&x0, p + 3 * b, 8), std::memcpy(&x1, p + 3 * b + 8, 8), std::memcpy(&x2, p + 3 * b + 16, 8);
+      h0 = (h0 ^ x0) * k, h1 = (h1 ^ x1) * k, h2 = (h2 ^ x2) * k;
+      h0 ^= h0 >> 32, h1 ^= h1 >> 32, h2 ^= h2 >> 32;
+      const uint64_t counts = (x0 & 0x00ff0000ff0000ffull) + (x1 & 0xff0000ff0000ff00ull) + (x2 & 0x0000ff0000ff0000ull);
+      selected += static_cast<uint32_t>((counts * bytes_sum) >> 56);
+    }
   }
-  for (; i < bytes; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
+  for (; b < w.size(); ++b) {
+    selected += w[b].selected;
+    h0 = (h0 ^ (w[b].selected | uint64_t{w[b].nonempty} << 8 | uint64_t{w[b].len} << 16)) * k;
+    h0 ^= h0 >> 32;
+  }
+  return {h0 ^ (h1 * 0x100000001b3ull) ^ ((h2 << 21) | (h2 >> 43)), selected};
+}
+
+// The cache's key: the window's blocks (their hash), its length, the count mod 16 and the emptiness entering it.
+uint64_t window_key(uint64_t blocks_hash, size_t len, uint32_t s, bool prev_empty) {
+  uint64_t h = blocks_hash ^ (len * 0x9e3779b97f4a7c15ull) ^ (uint64_t{s} << 1) ^ uint64_t{prev_empty};
+  h = (h ^ (h >> 31)) * 0xbf58476d1ce4e5b9ull;
   return h ^ (h >> 29);
 }
 
@@ -364,7 +450,7 @@ struct OracleCacheAccess {
     const size_t nb = blocks.size() - tail;
     const size_t n = first + 16 * nb + (tail ? blocks.back().len : 0);
     const Windows grid{std::min(n, o.calib_blocks * o.calib_len), std::max<size_t>(o.tile, 1)};
-    const DpTerms t{terms(m, f, Strategy::blend), terms(m, f, Strategy::blend_skip), m.M, 4 * m.C};
+    const DpTerms t(m, f);
     std::vector<Win> local;
     std::vector<Win>& wins = cache ? cache->wins_ : local;
     wins.clear();
@@ -375,41 +461,55 @@ struct OracleCacheAccess {
       // The window opening at block j ends at the first block at or after the next boundary (oracle_dp's reset).
       const size_t boundary = grid.next(first + 16 * j + 1);
       const size_t end = std::min(nb, std::max(j + 1, (boundary - first + 15) / 16));
+      const WindowScan sc = scan_window(blocks.subspan(j, end - j));
       Win w;
       w.j = j, w.end = end, w.s = s, w.prev_empty = prev_empty, w.computed = !cache;
+      w.key = window_key(sc.hash, end - j, s, prev_empty);
       wins.push_back(w);
-      for (size_t b = j; b < end; ++b) s += blocks[b].selected;
-      s %= 16;
+      s = (s + sc.selected) % 16;
       prev_empty = blocks[end - 1].empty();
       j = end;
     }
     // What the cache knows; a window it does not know gets its entry now (filled by the passes below), so a
     // window repeated within this call is computed once.
     if (cache) {
-      if (cache->entries_.size() + wins.size() > cache->max_entries_)
-        cache->entries_.clear(), cache->index_.clear(), cache->pool_.clear();
+      std::vector<uint32_t>& slots = cache->slots_;
+      if (cache->entries_.size() + wins.size() > cache->max_entries_) {
+        cache->entries_.clear(), cache->pool_.clear();
+        std::fill(slots.begin(), slots.end(), 0u);
+      }
+      if (2 * (cache->entries_.size() + wins.size()) > slots.size()) {  // grow, and place the entries again
+        slots.assign(std::bit_ceil(std::max<size_t>(64, 4 * (cache->entries_.size() + wins.size()))), 0u);
+        for (size_t k = 0; k < cache->entries_.size(); ++k) {
+          size_t i = cache->entries_[k].key & (slots.size() - 1);
+          while (slots[i]) i = (i + 1) & (slots.size() - 1);
+          slots[i] = static_cast<uint32_t>(k + 1);
+        }
+      }
+      const size_t mask = slots.size() - 1;
       for (Win& w : wins) {
         const std::span<const BlockSummary> win = blocks.subspan(w.j, w.end - w.j);
-        const uint64_t h = window_hash(win, w.s, w.prev_empty);
+        size_t i = w.key & mask;
         bool found = false;
-        for (auto [it, last] = cache->index_.equal_range(h); it != last && !found; ++it) {
-          const OracleCache::Entry& e = cache->entries_[it->second];
-          if (e.len == win.size() && e.s == w.s && e.prev_empty == w.prev_empty &&
-              std::memcmp(cache->pool_.data() + e.at, win.data(), win.size_bytes()) == 0)
-            w.entry = it->second, found = true;
+        for (; slots[i]; i = (i + 1) & mask) {  // at most half full: a free slot ends the search
+          const OracleCache::Entry& e = cache->entries_[slots[i] - 1];
+          if (e.key == w.key && e.len == win.size() && e.s == w.s && e.prev_empty == w.prev_empty &&
+              std::memcmp(cache->pool_.data() + e.at, win.data(), win.size_bytes()) == 0) {
+            w.entry = slots[i] - 1, found = true;
+            break;
+          }
         }
         ++(found ? cache->hits_ : cache->misses_);
         if (found) continue;
         w.entry = static_cast<uint32_t>(cache->entries_.size()), w.computed = true;
-        cache->index_.emplace(h, w.entry);
-        cache->entries_.push_back(
-            OracleCache::Entry{cache->pool_.size(), win.size(), static_cast<uint8_t>(w.s), w.prev_empty, {}});
-        cache->pool_.insert(cache->pool_.end(), win.begin(), win.end());
+        slots[i] = w.entry + 1;
+        cache->entries_.push_back(OracleCache::Entry{w.key, cache->pool_.size(), win.size(),
+                                                     static_cast<uint8_t>(w.s), w.prev_empty, {}});
+        cache->pool_.insert(cache->pool_.end(), win.data(), win.data() + win.size());
       }
     }
     // The passes the computed windows need, two at a time.
-    Windowed<false> wd[kLanes] = {Windowed<false>(m, f), Windowed<false>(m, f), Windowed<false>(m, f),
-                                  Windowed<false>(m, f)};
+    PassState wd[kLanes];
     Pass batch[kLanes];
     int filled = 0;
     const auto pass = [&](const Pass& p) {
@@ -421,7 +521,7 @@ struct OracleCacheAccess {
       OracleTransfer& tr = cache ? cache->entries_[w.entry].t : w.t;
       const std::span<const BlockSummary> win = blocks.subspan(w.j, w.end - w.j);
       const bool e = win.front().empty(), sw = e != w.prev_empty;
-      const double start_fix = (static_cast<double>(e) - static_cast<double>(sw)) * t.M;
+      const double start_fix = t.sf[e][sw];
       pass(Pass{win, w.s, w.prev_empty, false, &tr.dd, &tr.db});
       if (start_fix > 0)
         pass(Pass{win, w.s, w.prev_empty, true, &tr.bd, &tr.bb});

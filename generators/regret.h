@@ -35,7 +35,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 #include "cost_model.h"
@@ -66,6 +65,10 @@ class BlockCosts {
   BlockCosts() = default;
   explicit BlockCosts(std::span<const BlockSummary> blocks) { assign(blocks); }
   void assign(std::span<const BlockSummary> blocks);  // reuses the prefix arrays' storage
+  // The same sums when the whole blocks may repeat every `period` blocks (a hint: checked, 0 for none). When they
+  // do, each sum past the first period is the one a period before plus the period's totals (integers: the same
+  // figures as assign(blocks), in one vector addition per block); when they do not, assign(blocks).
+  void assign(std::span<const BlockSummary> blocks, size_t period);
   size_t size() const { return n_; }   // elements
   // The cost of strategy s over [begin, end) (elements; begin a multiple of 16, end a multiple of 16 or n)
   // as strategy_cost gives it. prev_empty: what a skip run compares its first block with (false: "non-empty",
@@ -131,11 +134,12 @@ class OracleCache {
   double cost(std::span<const BlockSummary> blocks, const PilotOptions& o, size_t first = 0);
   size_t hits() const { return hits_; }
   size_t misses() const { return misses_; }
-  size_t size() const { return index_.size(); }
+  size_t size() const { return entries_.size(); }
 
  private:
   friend struct OracleCacheAccess;
   struct Entry {
+    uint64_t key = 0;        // hash of (blocks, s, prev_empty)
     size_t at = 0, len = 0;  // its blocks in pool_
     uint8_t s = 0;           // selected count mod 16 entering the window
     bool prev_empty = false; // the block before it empty
@@ -146,11 +150,13 @@ class OracleCache {
   size_t max_entries_;
   std::vector<BlockSummary> pool_;
   std::vector<Entry> entries_;
-  std::unordered_multimap<uint64_t, uint32_t> index_;  // hash of (blocks, s, prev_empty) -> entries_
+  // Open addressing over the keys' hashes, linear probing: entry + 1 (0: free); at most half full.
+  std::vector<uint32_t> slots_;
   struct Win {  // a window of one call: its blocks [j, end), entering state, key, transfer
     size_t j = 0, end = 0;
     uint32_t s = 0;
     bool prev_empty = false;
+    uint64_t key = 0;    // hash of (blocks, s, prev_empty)
     uint32_t entry = 0;  // in entries_
     bool computed = false; // its passes run in this call (a miss, or every window without a cache)
     OracleTransfer t;      // without a cache

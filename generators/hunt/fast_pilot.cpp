@@ -65,6 +65,9 @@ void Summary::assign(const Pattern& p, size_t n) {
   }
   sel_.resize(n);
   const size_t per = static_cast<size_t>(p.period);
+  // Element i + period is at the same position of the period as element i: without random segments, whole
+  // blocks repeat every period / 16 blocks when the period and the phase are multiples of 16.
+  const size_t period_blocks = !random && per % 16 == 0 && p.phase % 16 == 0 ? per / 16 : 0;
   uint64_t x = p.phase;
   for (size_t i = 0; i < n;) {
     const uint64_t rep = x / per;
@@ -91,21 +94,28 @@ void Summary::assign(const Pattern& p, size_t n) {
     }
     i += len, x += len;
   }
-  build();
+  build(period_blocks);
 }
 
-void Summary::build() {
+void Summary::build(size_t period) {
   const size_t blocks = sel_.size() / 16;
   const bool tail = sel_.size() % 16 != 0;
   blocks_.resize(blocks + tail);
   const uint8_t* p = sel_.data();
   BlockSummary* out = blocks_.data();
-  for (size_t b = 0; b < blocks; ++b) {
+  const size_t direct = period && period < blocks ? period : blocks;
+  for (size_t b = 0; b < direct; ++b) {
     uint64_t w0, w1;  // bytes are 0 / 1: a popcount counts them
     std::memcpy(&w0, p + 16 * b, 8), std::memcpy(&w1, p + 16 * b + 8, 8);
     const uint32_t c = static_cast<uint32_t>(__builtin_popcountll(w0) + __builtin_popcountll(w1));
     const uint32_t r = ((w0 & 0xffffffffu) != 0) + ((w0 >> 32) != 0) + ((w1 & 0xffffffffu) != 0) + ((w1 >> 32) != 0);
     out[b] = BlockSummary{static_cast<uint8_t>(c), static_cast<uint8_t>(r), 16};
+  }
+  // The rest a copy of what is before it: from a multiple of the period, block b + j is block j.
+  for (size_t b = direct; b < blocks;) {
+    const size_t len = std::min(b, blocks - b);
+    std::memcpy(out + b, out, len * sizeof(BlockSummary));
+    b += len;
   }
   if (tail) {  // regret.h's summarize of the last len % 16 elements
     const size_t begin = blocks * 16, len = sel_.size() - begin;
@@ -119,7 +129,7 @@ void Summary::build() {
     }
     blocks_[blocks] = t;
   }
-  costs_.assign(blocks_);  // the prefix sums count() and stats() read too
+  costs_.assign(blocks_, direct < blocks ? period : 0);  // the prefix sums count() and stats() read too
 }
 
 size_t Summary::count(size_t b, size_t e) const {
@@ -371,7 +381,8 @@ Score Scorer::score_trace(const Summary& s, const Trace& t) {
     for (; r < t.runs.size() && t.runs[r].begin < next; ++r) {
       const size_t rb = std::min(t.runs[r].begin, n), re = std::min(t.runs[r].end, n);
       if (!slow && rb < re) pilot += bc.run_cost(m_, f_, t.runs[r].strategy, rb, re, false);
-      runs += (runs.empty() ? "" : "+") + std::string(name(t.runs[r].strategy));
+      if (!runs.empty()) runs += '+';
+      runs += name(t.runs[r].strategy);
     }
     const size_t begin = std::min(d.begin, n), end = std::min(d.end, n);
     if (begin >= end || d.source == CountSource::calibration) continue;

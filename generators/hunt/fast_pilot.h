@@ -50,7 +50,10 @@ class Summary {
   const BlockCosts& costs() const { return costs_; }
 
  private:
-  void build();
+  // The block summaries and their prefix sums from sel_. period > 0: the whole blocks repeat every `period`
+  // blocks (a pattern whose period and phase are multiples of 16, without random segments), so one period is
+  // summarized and the rest copied.
+  void build(size_t period = 0);
   std::vector<uint8_t> sel_, period_;
   std::vector<uint64_t> starts_;  // segment starts in the period (assign(Pattern))
   std::vector<BlockSummary> blocks_;

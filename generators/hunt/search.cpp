@@ -487,13 +487,20 @@ HuntResult hunt(Evaluator& ev, const HuntConfig& cfg) {
   HuntResult res;
   const Context c = context(ev.scorer().options());
   std::map<std::string, Find> archive;  // one cell per mechanism of the worst tile
+  std::vector<std::map<std::string, Find>::iterator> cells_in_order;  // archive's cells in its order, indexable
   double best = 0;
   const auto offer = [&](Find f) {
     if (!(f.score.regret == f.score.regret)) return;
     best = std::max(best, f.score.regret);
-    const std::string k = f.score.mechanism.key();
+    std::string k = f.score.mechanism.key();
     auto it = archive.find(k);
-    if (it == archive.end() || better(f.score, it->second.score)) archive[k] = std::move(f);
+    if (it == archive.end()) {
+      const auto at = std::lower_bound(cells_in_order.begin(), cells_in_order.end(), k,
+                                       [](const auto& cell, const std::string& key) { return cell->first < key; });
+      cells_in_order.insert(at, archive.emplace(std::move(k), std::move(f)).first);
+    } else if (better(f.score, it->second.score)) {
+      it->second = std::move(f);
+    }
   };
   const auto report = [&](const char* phase) {
     if (cfg.progress) cfg.progress(Progress{ev.evaluations() - ev0, elapsed(), best, phase});
@@ -525,8 +532,7 @@ HuntResult hunt(Evaluator& ev, const HuntConfig& cfg) {
       if (t - last > 0.25) last = t, report("evolution");
     }
     // A parent from a random cell: every mechanism gets its turn, whatever its regret.
-    auto it = archive.begin();
-    std::advance(it, static_cast<long>(rng.below(archive.size())));
+    const auto it = cells_in_order[rng.below(cells_in_order.size())];
     Pattern child = mutate(it->second.pattern, rng, c);
     offer(ev.find(child, "evolution"));
   }

@@ -100,6 +100,11 @@ void simulate_v5(const Summary& s, const PilotOptions& o, const V5Params& p, Tra
     size_t probed = 0;
     const auto block = [&](size_t b, uint32_t& c, uint32_t& r) {
       const size_t e0 = d.begin + 16 * b;
+      if (e0 % 16 == 0 && e0 + 16 <= n) {  // a whole block of the summary: the same two counts
+        const BlockSummary& bs = s.blocks()[e0 / 16];
+        c = bs.selected, r = bs.nonempty;
+        return;
+      }
       c = static_cast<uint32_t>(s.count(e0, e0 + 16));
       r = 0;
       for (size_t k = 0; k < 4; ++k) r += s.count(e0 + 4 * k, e0 + 4 * k + 4) != 0;

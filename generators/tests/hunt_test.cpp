@@ -25,10 +25,15 @@ TEST(Summary, buildsTheSameSelectionAsThePatternAndTheSameSpanStatsAsTheSelectio
       "period 100\nphase 37\nseg 13:0.5 rest:0.25\n",
       "period 200000\nseg 7:1 rest:0.01\n",  // longer than the array
       "period 12288\nphase 4000\nseed 99\nseg 4096:~0.5 300:1 rest:~0.03\n",  // random segments, a phase
+      // Whole blocks that repeat (period and phase multiples of 16, nothing random): one period summarized
+      "period 4096\nphase 2048\nseg 100:0 300:1 rest:0.3\n",
+      "period 16\nseg 3:1 rest:0\n",
+      "period 48\nphase 32\nseg =1011 5:0 7:1 rest:0.5\n",
+      "period 8192\nphase 4096\nseg 4000:0 rest:1\n",
   };
   for (const std::string& t : texts) {
     const Pattern p = parse(t);
-    for (size_t n : {size_t{0}, size_t{15}, size_t{4096 + 7}, size_t{3 * 4096 + 33}}) {
+    for (size_t n : {size_t{0}, size_t{15}, size_t{4096 + 7}, size_t{3 * 4096 + 33}, size_t{5 * 8192 + 16}}) {
       Summary s;
       s.assign(p, n);
       const std::vector<uint8_t> want = selection(p, n);

@@ -96,6 +96,40 @@ TEST(Regret, HandComputedTraceAgainstBlockOracleTileOracleAndBestFixedStrategy) 
   EXPECT_NEAR(schedule_cost(c, g.oracle.runs, toy(), Fn::sqrt), 198, 1e-9);
 }
 
+TEST(BlockCosts, APeriodHintGivesTheSameSumsWhetherTheBlocksRepeatOrNot) {
+  // Blocks that repeat every P blocks (P = 1 included, with and without a tail), the same with one block changed
+  // (the hint is then wrong and must be ignored), and hints of 0 and past the end: every prefix sum equal to
+  // the ones assign(blocks) builds block by block.
+  uint64_t x = 20261203;  // the seed
+  const auto rnd = [&x] { x ^= x << 13, x ^= x >> 7, x ^= x << 17; return x; };
+  for (int c = 0; c < 300; ++c) {
+    const size_t period = 1 + rnd() % (c % 3 ? 8 : 300), reps = 1 + rnd() % 12;
+    std::vector<BlockSummary> one(period);
+    for (BlockSummary& b : one) {
+      const unsigned sel = rnd() % 3 ? 0 : static_cast<unsigned>(rnd() % 17);
+      b.selected = static_cast<uint8_t>(sel), b.nonempty = static_cast<uint8_t>(sel ? 1 + rnd() % 4 : 0);
+    }
+    std::vector<BlockSummary> blocks;
+    for (size_t r = 0; r < reps; ++r) blocks.insert(blocks.end(), one.begin(), one.end());
+    blocks.resize(blocks.size() - rnd() % period);
+    if (c % 4 == 1 && blocks.size() > 1) blocks[1 + rnd() % (blocks.size() - 1)].selected ^= 1;  // breaks it
+    if (c % 5 == 2) blocks.push_back(BlockSummary{3, 1, 7});  // a tail
+    const BlockCosts want(blocks);
+    for (size_t hint : {period, size_t{0}, blocks.size() + 1}) {
+      BlockCosts got;
+      got.assign(blocks, hint);
+      ASSERT_EQ(got.size(), want.size());
+      const size_t full = want.size() / 16;
+      for (size_t b = 0; b <= full; ++b) {
+        ASSERT_EQ(got.selected_before(b), want.selected_before(b)) << "case " << c << " block " << b << " hint " << hint;
+        ASSERT_EQ(got.nonempty_before(b), want.nonempty_before(b)) << "case " << c << " block " << b;
+        ASSERT_EQ(got.empty_before(b), want.empty_before(b)) << "case " << c << " block " << b;
+        ASSERT_EQ(got.switches_before(b), want.switches_before(b)) << "case " << c << " block " << b << " hint " << hint;
+      }
+    }
+  }
+}
+
 TEST(Regret, APlainKernelIsCutIntoFixedTilesAndCostedAsTraced) {
   Trace tr;
   tr.runs = {{0, 160, Strategy::blend}};
