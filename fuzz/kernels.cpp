@@ -60,7 +60,10 @@ testing::GuardPages& guard_pages() {
 
 // The guarded run's workspace garbage, without coverage instrumentation (flatten inlines scribble here): a loop
 // per workspace byte, up to 40 KB, whose counters say nothing about the kernel and cost more than its run.
-[[gnu::flatten]] __attribute__((no_sanitize("coverage"))) void scribble(Workspace& ws, uint64_t garbage) {
+#if defined(__clang__)
+[[gnu::flatten]] __attribute__((no_sanitize("coverage")))
+#endif
+void scribble(Workspace& ws, uint64_t garbage) {
   ws.scribble(garbage);
 }
 
