@@ -4,9 +4,10 @@
 // float bits.
 //
 // Two targets are built from this file: `kernels` takes n up to kMaxN = 1024 (a larger decoded n is folded into
-// [0, 1024]; tiles of 16 to 512 still give several tiles and workspace pieces per input), so an input costs
-// about a tenth of a millisecond under ASan; `kernels_large` (MASKAPPLY_FUZZ_LARGE) takes the whole range, up
-// to 9000 elements: two tiles of 4096 and a tail. Same checks, same input layout, same corpus (corpus/kernels).
+// [0, 1024]; tiles of 16 to 512 still give several tiles and workspace pieces per input), at about 2 200 inputs
+// per CPU-second under ASan; `kernels_large` (MASKAPPLY_FUZZ_LARGE) takes the whole range, up to 9000 elements:
+// two tiles of 4096 and a tail, at about 900. Same checks, same input layout, same corpus (corpus/kernels).
+// Figures and what the bound gives up: docs/fuzzing.md, "Throughput".
 //
 // Invariants, each checked on every input:
 //   1. the output equals oracle::apply bit for bit: f ran exactly once on every selected element (bits_inc is

@@ -4,10 +4,10 @@
 //
 // Two targets are built from this file: `pilots` takes n up to kMaxN = 2048 (a larger decoded n is folded into
 // [0, 2048]; with tiles of 16 to 512 and a short calibration that is still many tile decisions, v4's distrust
-// running out included), so an input costs a fraction of a millisecond under ASan; `pilots_large`
-// (MASKAPPLY_FUZZ_LARGE) takes the whole range, up to 100 000 elements: the article's calibration of 4 x 2048 and
-// 20 tiles of 4096, at a few hundred inputs per second. Same checks, same input layout, same corpus
-// (corpus/pilots).
+// running out included), at about 2 000 inputs per CPU-second under ASan; `pilots_large` (MASKAPPLY_FUZZ_LARGE)
+// takes the whole range, up to 100 000 elements: the article's calibration of 4 x 2048 and 20 tiles of 4096, at
+// about 150. Same checks, same input layout, same corpus (corpus/pilots). Figures and what the bound gives up:
+// docs/fuzzing.md, "Throughput".
 //
 // Invariants, each checked on every input:
 //   1. the output equals oracle::apply bit for bit, and the sentinels are intact. f is bits_inc on a quarter
