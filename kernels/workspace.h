@@ -11,10 +11,12 @@ namespace maskapply {
 
 class Workspace {
  public:
-  // capacity: the most elements one detour pass may compress (the tile). Buffers are zero-filled.
+  // capacity: the most elements one detour pass may compress (the tile). Buffers are zero-filled. A capacity of
+  // 0 is taken as 1 (pieces of one element: slow, but every kernel advances and finishes).
   explicit Workspace(size_t capacity = 4096) { reserve(capacity); }
 
   void reserve(size_t capacity) {
+    capacity = capacity ? capacity : 1;
     if (capacity <= capacity_ && !tmp_.empty()) return;
     capacity_ = capacity;
     // tmp: compressed values; +16 for the last group of f and compress's full-register stores past the end.

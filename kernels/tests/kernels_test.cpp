@@ -47,6 +47,31 @@ TEST(PlainKernels, DetourCompactAndDensityReturnTheOracleCountForEveryShortLengt
   }
 }
 
+// A workspace made with capacity 0 (or reserved to 0) holds one element: the pieces are one element long, and
+// the kernels finish (a piece of 0 elements would never advance) with the oracle's result.
+TEST(PlainKernels, FinishAndEqualTheOracleOnAWorkspaceMadeWithCapacityZero) {
+  const auto in = gen::uniform(100, 9);
+  const auto m = mask::Less{0.5f};
+  const size_t want = oracle::count(in.data(), in.size(), less(0.5f));
+  std::vector<float> expect(in);
+  oracle::apply(expect.data(), expect.size(), Fn::bits_inc, less(0.5f));
+  Workspace ws(0);
+  EXPECT_EQ(ws.capacity(), 1u);
+  ws.reserve(0);
+  EXPECT_EQ(ws.capacity(), 1u);
+  using Plain = size_t (*)(float*, size_t, fn::BitsInc, mask::Less, Workspace&);
+  const std::pair<const char*, Plain> kernels[] = {{"detour", detour<fn::BitsInc, mask::Less>},
+                                                   {"detour_skip", detour_skip<fn::BitsInc, mask::Less>},
+                                                   {"compact", compact<fn::BitsInc, mask::Less>},
+                                                   {"compact_skip", compact_skip<fn::BitsInc, mask::Less>}};
+  for (const auto& [name, kernel] : kernels) {
+    std::vector<float> a(in);
+    EXPECT_EQ(kernel(a.data(), a.size(), fn::BitsInc{}, m, ws), want) << name;
+    for (size_t i = 0; i < a.size(); ++i)
+      ASSERT_EQ(oracle::bits(a[i]), oracle::bits(expect[i])) << name << " at " << i;
+  }
+}
+
 // The article's compact detour pads its register list with entries pointing at register 0; when register 0 is
 // selected and shares the last group of four with them, its result is overwritten by its original value.
 TEST(PlainKernels, ExpandRegisterZeroCorrectlyWhenFewRegistersAreSelected) {
