@@ -19,7 +19,7 @@ CXX=${CXX:-clang++-14}
 CFLAGS=${CFLAGS:-}
 CXXFLAGS=${CXXFLAGS:--fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all}
 LIB_FUZZING_ENGINE=${LIB_FUZZING_ENGINE:--fsanitize=fuzzer}
-targets=(kernels pilots patterns regret)
+targets=(kernels pilots kernels_large pilots_large patterns regret)
 build=${WORK:-$(mktemp -d)}/maskapply-fuzz-build
 mkdir -p "$OUT"
 
@@ -36,10 +36,11 @@ for t in "${targets[@]}"; do
   cp "$src/fuzz/fuzz_$t.options" "$OUT/"
   dict=$(sed -n 's/^dict *= *//p' "$src/fuzz/fuzz_$t.options")
   if [ -n "$dict" ]; then
-    case $t in kernels|pilots) cp "$src/fuzz/dict/floats.dict" "$OUT/$dict" ;; *) cp "$src/fuzz/dict/$t.dict" "$OUT/$dict" ;; esac
+    case $t in kernels|pilots|kernels_large|pilots_large) cp "$src/fuzz/dict/floats.dict" "$OUT/$dict" ;; *) cp "$src/fuzz/dict/$t.dict" "$OUT/$dict" ;; esac
   fi
   rm -f "$OUT/fuzz_${t}_seed_corpus.zip"
-  (cd "$src/corpus/$t" && find . -maxdepth 1 -type f ! -name 'README*' -printf '%P\n' |
+  corpus=${t%_large}  # a _large twin seeds from its target's corpus
+  (cd "$src/corpus/$corpus" && find . -maxdepth 1 -type f ! -name 'README*' -printf '%P\n' |
      zip -q -@ "$OUT/fuzz_${t}_seed_corpus.zip")
-  echo "fuzz/build.sh: $OUT/fuzz_$t (+ .options$([ -n "$dict" ] && echo ", $dict"), seed corpus of $(ls "$src/corpus/$t" | wc -l) inputs)"
+  echo "fuzz/build.sh: $OUT/fuzz_$t (+ .options$([ -n "$dict" ] && echo ", $dict"), seed corpus of $(ls "$src/corpus/$corpus" | wc -l) inputs)"
 done

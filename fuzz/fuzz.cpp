@@ -67,7 +67,12 @@ void fail(std::string_view target, std::string_view what, const testing::Case* c
 
 std::string check_pilot_trace(Kernel k, const MaskSpec& m, std::span<const float> input, const PilotOptions& o,
                               const Trace& t) {
-  const size_t n = input.size();
+  if (std::string bad = check_trace_partition(t, input.size()); !bad.empty()) return bad;
+  // Every decision is the one the decision reference (oracle/decisions.h) computes from the selection.
+  return testing::check_decisions(k, input, m, o, t);
+}
+
+std::string check_trace_partition(const Trace& t, size_t n) {
   // The runs partition [0, n), in order.
   size_t at = 0;
   for (const Run& r : t.runs) {
@@ -91,8 +96,7 @@ std::string check_pilot_trace(Kernel k, const MaskSpec& m, std::span<const float
     at = d.end;
   }
   if (at != n) return "the tiles cover [0, " + std::to_string(at) + ") of [0, " + std::to_string(n) + ")";
-  // Every decision is the one the decision reference (oracle/decisions.h) computes from the selection.
-  return testing::check_decisions(k, input, m, o, t);
+  return {};
 }
 
 }  // namespace maskapply::fuzz

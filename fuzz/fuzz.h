@@ -30,6 +30,9 @@ const std::string& program();
 // empty string when it does, else what is wrong.
 std::string check_pilot_trace(Kernel k, const MaskSpec& m, std::span<const float> input, const PilotOptions& o,
                               const Trace& t);
+// Its first half alone: the runs and the tiles partition [0, n), every run inside one tile. For a trace whose
+// decisions were already compared with the decision reference (testing::check_kernel does, for every pilot).
+std::string check_trace_partition(const Trace& t, size_t n);
 
 // With MASKAPPLY_FUZZ_VERBOSE set, prints what the input decoded to (one line): for reading a corpus.
 void verbose(const testing::Case& c);

@@ -2,6 +2,13 @@
 // Fuzz target `pilots`: every pilot (v1, v2, v3, v3.5, v4, v5), with an injected d_max and any options, equals the
 // oracle bit for bit and decides exactly as the article's code does.
 //
+// Two targets are built from this file: `pilots` takes n up to kMaxN = 2048 (a larger decoded n is folded into
+// [0, 2048]; with tiles of 16 to 512 and a short calibration that is still many tile decisions, v4's distrust
+// running out included), at about 2 000 inputs per CPU-second under ASan; `pilots_large` (MASKAPPLY_FUZZ_LARGE)
+// takes the whole range, up to 100 000 elements: the article's calibration of 4 x 2048 and 20 tiles of 4096, at
+// about 150. Same checks, same input layout, same corpus (corpus/pilots). Figures and what the bound gives up:
+// docs/fuzzing.md, "Throughput".
+//
 // Invariants, each checked on every input:
 //   1. the output equals oracle::apply bit for bit, and the sentinels are intact. f is bits_inc on a quarter
 //      of the inputs: it is not idempotent, so an element processed twice (or never) shows: exactly once;
@@ -25,7 +32,8 @@
 //       1.5]), distrust (0..20)
 //   u8  d_max: < 12 picks {-1, -0.01, 0, 0.014, 0.1, 0.16, 0.5, 0.75, 0.9, 0.99, 1, 1.5}, else f64 in [-2, 2]
 //   u64 v5's probe seed, only when option flag bit 2 is set (else 0, the default)
-//   u32 n (mod min(100000, calibration + 20 tiles) + 1)       u8 misalignment (mod 16)
+//   u32 n (mod min(100000, calibration + 20 tiles) + 1; `pilots`: then mod 2049 when above 2048)
+//   u8  misalignment (mod 16)
 //   u8  data kind: even = raw (a mask, data.h: consume_mask, then consume_data); odd = tile-structured
 //       (structured.h: consume_structured; mask a < 0.5).
 #include "data.h"
@@ -40,6 +48,13 @@ constexpr std::array<Kernel, 6> kPilots{Kernel::pilot_v1, Kernel::pilot_v2, Kern
                                         Kernel::pilot_v4, Kernel::pilot_v5};
 constexpr std::array<size_t, 8> kTiles{16, 32, 64, 128, 256, 512, 1024, 4096};
 constexpr std::array<double, 12> kDmax{-1, -0.01, 0, 0.014, 0.1, 0.16, 0.5, 0.75, 0.9, 0.99, 1, 1.5};
+#ifdef MASKAPPLY_FUZZ_LARGE
+constexpr size_t kMaxN = 100000;
+constexpr const char* kTarget = "pilots_large";
+#else
+constexpr size_t kMaxN = 2048;
+constexpr const char* kTarget = "pilots";
+#endif
 
 PilotOptions consume_options(FuzzedDataProvider& p) {
   PilotOptions o;
@@ -69,6 +84,12 @@ PilotOptions consume_options(FuzzedDataProvider& p) {
 
 }  // namespace
 
+// ASan's quarantine (256 MB by default) keeps freed blocks out of reuse to catch a use after free. The kernels
+// never allocate or free; what does is the harness's short-lived vectors and workspaces, new ones on every input,
+// and with the whole quarantine each of them landed on fresh pages (a page fault per 4 KB). 16 MB still holds the
+// last few thousand inputs' blocks. ASAN_OPTIONS overrides it.
+extern "C" const char* __asan_default_options() { return "quarantine_size_mb=16"; }
+
 extern "C" int LLVMFuzzerInitialize(int*, char*** argv) {
   fuzz::set_program((*argv)[0]);
   return 0;
@@ -83,7 +104,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   c.options = consume_options(p);
   const size_t region = c.options.calib_blocks * c.options.calib_len;
   const size_t max_n = std::min<size_t>(100000, region + 20 * c.options.tile);
-  const size_t n = p.ConsumeIntegral<uint32_t>() % (max_n + 1);
+  size_t n = p.ConsumeIntegral<uint32_t>() % (max_n + 1);
+  if (n > kMaxN) n %= kMaxN + 1;  // an n that fits keeps its meaning in both targets
   c.misalign = p.ConsumeIntegral<uint8_t>() % 16;
   if (p.ConsumeIntegral<uint8_t>() % 2 == 0) {
     c.mask = fuzz::consume_mask(p);
@@ -96,8 +118,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
 
   fuzz::verbose(c);
   const testing::CheckResult r = testing::run_case(c);
-  if (!r.ok) fuzz::fail("pilots", r.message, &c);
-  if (const std::string bad = fuzz::check_pilot_trace(c.kernel, c.mask, c.data, c.options, r.trace); !bad.empty())
-    fuzz::fail("pilots", testing::describe(c.kernel, c.f, c.mask, n, c.options, c.misalign) + ": " + bad, &c);
+  if (!r.ok) fuzz::fail(kTarget, r.message, &c);
+  // run_case compared every decision with the decision reference (invariant 3); what is left is the partition.
+  if (const std::string bad = fuzz::check_trace_partition(r.trace, n); !bad.empty())
+    fuzz::fail(kTarget, testing::describe(c.kernel, c.f, c.mask, n, c.options, c.misalign) + ": " + bad, &c);
   return 0;
 }

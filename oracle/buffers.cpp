@@ -48,4 +48,25 @@ GuardedArray::~GuardedArray() {
   if (base_) munmap(base_, bytes_);
 }
 
+GuardPages::GuardPages(size_t capacity) : capacity_(capacity) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  body_ = (capacity * sizeof(float) + page - 1) / page * page;
+  bytes_ = body_ + 2 * page;
+  base_ = mmap(nullptr, bytes_, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (base_ == MAP_FAILED) throw std::runtime_error("GuardPages: mmap failed");
+  first_ = static_cast<char*>(base_) + page;
+  if (body_ && mprotect(first_, body_, PROT_READ | PROT_WRITE) != 0) throw std::runtime_error("GuardPages: mprotect");
+}
+
+GuardPages::~GuardPages() {
+  if (base_) munmap(base_, bytes_);
+}
+
+float* GuardPages::place(size_t n, bool at_end) {
+  if (n > capacity_)
+    throw std::length_error("GuardPages: " + std::to_string(n) + " floats do not fit in " +
+                            std::to_string(capacity_));
+  return reinterpret_cast<float*>(at_end ? first_ + body_ - n * sizeof(float) : first_);
+}
+
 }  // namespace maskapply::testing

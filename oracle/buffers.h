@@ -47,4 +47,25 @@ class GuardedArray {
   size_t n_ = 0;
 };
 
+// GuardedArray's placement without a mapping per array: room for up to `capacity` floats between two PROT_NONE
+// pages, mapped once. place(n, at_end) returns n floats flush against the trailing page (at_end) or starting
+// exactly at the leading one, so any access outside them by one byte faults, as with GuardedArray(n, at_end).
+// For harnesses that check every input against guard pages (the fuzz targets own one each): the mmap, mprotect
+// and munmap per input, and the fresh pages they fault in, cost more than a small input's whole check. What the
+// region held before is not cleared; the caller writes the array.
+class GuardPages {
+ public:
+  explicit GuardPages(size_t capacity);
+  ~GuardPages();
+  GuardPages(const GuardPages&) = delete;
+  GuardPages& operator=(const GuardPages&) = delete;
+  float* place(size_t n, bool at_end);  // n <= capacity(), else throws std::length_error
+  size_t capacity() const { return capacity_; }
+
+ private:
+  void* base_ = nullptr;
+  size_t bytes_ = 0, body_ = 0, capacity_ = 0;
+  char* first_ = nullptr;
+};
+
 }  // namespace maskapply::testing

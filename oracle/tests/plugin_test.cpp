@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "buffers.h"
 #include "check.h"
 #include "plugin.h"
 
@@ -65,6 +66,28 @@ TEST(Plugin, aWritePastTheEndHitsTheSentinelAndTheGuardPage) {
   const std::string g = check_guarded(s, kRef, in);
   EXPECT_NE(g.find("SIGSEGV at address"), std::string::npos) << g;
   EXPECT_NE(g.find("0 bytes past the end of the array (guard page at its end)"), std::string::npos) << g;
+}
+
+TEST(GuardPages, aReusedMappingFaultsOneFloatOutsideEveryPlacedArray) {
+  // Mapped once, placed many times (as the fuzz targets do): each placement is flush against a guard page, so the
+  // float just past the end (at_end) or just before the start (else) faults, and everything inside is usable.
+  GuardPages g(3000);
+  for (const size_t n : {size_t{0}, size_t{1}, size_t{17}, size_t{1024}, size_t{3000}, size_t{5}})
+    for (const bool at_end : {true, false}) {
+      float* a = g.place(n, at_end);
+      for (size_t i = 0; i < n; ++i) a[i] = static_cast<float>(i);
+      float sum = 0;
+      EXPECT_EQ(catch_fault([&] {
+                  for (size_t i = 0; i < n; ++i) sum += a[i];
+                }),
+                "")
+          << n << " " << at_end;
+      volatile float* outside = at_end ? a + n : a - 1;
+      const std::string fault = catch_fault([&] { *outside = 1.0f; });
+      EXPECT_NE(fault.find("SIGSEGV"), std::string::npos) << "n=" << n << " at_end=" << at_end << ": " << fault;
+      EXPECT_EQ(fault_address(), reinterpret_cast<uintptr_t>(outside)) << n << " " << at_end;
+    }
+  EXPECT_THROW(g.place(3001, true), std::length_error);
 }
 
 TEST(Plugin, aKernelApplyingFTwiceFailsExactlyOnce) {
