@@ -33,20 +33,7 @@ std::string SentinelBuffer::check() const {
   return {};
 }
 
-GuardedArray::GuardedArray(size_t n, bool at_end) : n_(n) {
-  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  const size_t body = (n * sizeof(float) + page - 1) / page * page;
-  bytes_ = body + 2 * page;
-  base_ = mmap(nullptr, bytes_, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (base_ == MAP_FAILED) throw std::runtime_error("GuardedArray: mmap failed");
-  char* first = static_cast<char*>(base_) + page;
-  if (body && mprotect(first, body, PROT_READ | PROT_WRITE) != 0) throw std::runtime_error("GuardedArray: mprotect");
-  data_ = reinterpret_cast<float*>(at_end ? first + body - n * sizeof(float) : first);
-}
-
-GuardedArray::~GuardedArray() {
-  if (base_) munmap(base_, bytes_);
-}
+GuardedArray::GuardedArray(size_t n, bool at_end) : pages_(n), data_(pages_.place(n, at_end)), n_(n) {}
 
 GuardPages::GuardPages(size_t capacity) : capacity_(capacity) {
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));

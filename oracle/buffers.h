@@ -28,27 +28,8 @@ class SentinelBuffer {
   size_t offset_ = 0, n_ = 0;
 };
 
-// n floats between two PROT_NONE pages. With at_end, the array ends exactly at the trailing guard page; else it
-// starts exactly at the leading one. Any access outside [data, data+n) by even one byte faults.
-class GuardedArray {
- public:
-  GuardedArray(size_t n, bool at_end);
-  ~GuardedArray();
-  GuardedArray(const GuardedArray&) = delete;
-  GuardedArray& operator=(const GuardedArray&) = delete;
-  float* data() { return data_; }
-  size_t size() const { return n_; }
-  std::span<float> span() { return {data_, n_}; }
-
- private:
-  void* base_ = nullptr;
-  size_t bytes_ = 0;
-  float* data_ = nullptr;
-  size_t n_ = 0;
-};
-
-// GuardedArray's placement without a mapping per array: room for up to `capacity` floats between two PROT_NONE
-// pages, mapped once. place(n, at_end) returns n floats flush against the trailing page (at_end) or starting
+// Room for up to `capacity` floats between two PROT_NONE pages, mapped once: GuardedArray's placement (below,
+// which is one of these sized to its array) without a mapping per array. place(n, at_end) returns n floats flush against the trailing page (at_end) or starting
 // exactly at the leading one, so any access outside them by one byte faults, as with GuardedArray(n, at_end).
 // For harnesses that check every input against guard pages (the fuzz targets own one each): the mmap, mprotect
 // and munmap per input, and the fresh pages they fault in, cost more than a small input's whole check. What the
@@ -66,6 +47,21 @@ class GuardPages {
   void* base_ = nullptr;
   size_t bytes_ = 0, body_ = 0, capacity_ = 0;
   char* first_ = nullptr;
+};
+
+// n floats between two PROT_NONE pages. With at_end, the array ends exactly at the trailing guard page; else it
+// starts exactly at the leading one. Any access outside [data, data+n) by even one byte faults.
+class GuardedArray {
+ public:
+  GuardedArray(size_t n, bool at_end);
+  float* data() { return data_; }
+  size_t size() const { return n_; }
+  std::span<float> span() { return {data_, n_}; }
+
+ private:
+  GuardPages pages_;  // mapped for exactly n floats
+  float* data_ = nullptr;
+  size_t n_ = 0;
 };
 
 }  // namespace maskapply::testing
