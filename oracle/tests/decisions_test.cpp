@@ -4,8 +4,10 @@
 // hand on small selections, which both the reference and the kernels' trace must reproduce.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <limits>
+#include <thread>
 #include <vector>
 
 #include "check.h"
@@ -105,6 +107,27 @@ TEST(Calibration, DmaxFromTimeIsOneMinusDminusBOverTheTimeMinusB) {
   }
   // Other B and D: t = 3, B = 1, D = 2: 1 - 1 / 2 = 0.5.
   EXPECT_EQ(maskapply::d_max_from_time(3.0, 1.0, 2.0), 0.5);
+}
+
+// bsl_calibrate times blend per register of four floats, not per element: with f sleeping at least 1 ms per
+// call (one call per register) and D - B = 1e6 ns, every block's time is at least 1e6 ns per register, so
+// d_max = 1 - 1e6 / t is at least 0 however slow the host. (Per element it would be a quarter of that, d_max
+// negative unless a 1 ms sleep overran by 3 ms in every block.) Only a lower bound: a sleep never ends early.
+// It also processes what it times: every selected element gets f.
+TEST(Calibration, BslCalibrateTimesBlendPerRegisterOfFourFloatsAndAppliesF) {
+  const auto f = [](float32x4_t v) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return vaddq_f32(v, vdupq_n_f32(1.0f));
+  };
+  const auto mask = [](float32x4_t v) { return vcltq_f32(v, vdupq_n_f32(100.0f)); };
+  std::vector<float> a(64);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = (i % 3 == 0) ? 200.0f + static_cast<float>(i) : static_cast<float>(i);
+  const std::vector<float> before = a;
+  const double d = maskapply::bsl_calibrate(a.data(), a.size(), 16, f, mask, 0.0, 1e6);
+  EXPECT_GE(d, 0.0) << "a time per register of at least 1e6 ns must give d_max >= 0";
+  EXPECT_LT(d, 1.0);
+  for (size_t i = 0; i < a.size(); ++i)
+    EXPECT_EQ(a[i], before[i] < 100.0f ? before[i] + 1.0f : before[i]) << "element " << i;
 }
 
 // Selection helpers: a tile of `len` whose first `head` elements hold `k` selected, the rest as given.
