@@ -154,5 +154,39 @@ TEST(Workspace, TwoWorkspacesGiveTheSameResultAsOne) {
   }
 }
 
+TEST(Workspace, ScribbleWritesTheLcgStreamByteByByteThroughTmpThenSThenIdx) {
+  // The contract of Workspace::scribble, restated one step per byte (the case files' garbage depends on it):
+  // byte i is the top byte of x(i+1) = a x(i) + c mod 2^64, x(0) = seed, through tmp (capacity + 16 floats),
+  // then s (capacity / 4 + 4 bytes), then idx (capacity / 4 + 4 words). Capacities give every remainder mod 8.
+  for (size_t cap : {1, 2, 3, 4, 5, 7, 8, 12, 13, 16, 17, 28, 29, 31, 64, 100, 1000, 4096})
+    for (uint64_t seed : {0ull, 1ull, 0x9e3779b97f4a7c15ull, ~0ull}) {
+      Workspace ws(cap);
+      ws.scribble(seed);
+      const size_t slots = cap / 4 + 4;
+      uint64_t x = seed;
+      const auto expect_stream = [&](const void* p, size_t bytes, const char* what) {
+        const auto* b = static_cast<const unsigned char*>(p);
+        for (size_t i = 0; i < bytes; ++i) {
+          x = x * 6364136223846793005ull + 1442695040888963407ull;
+          ASSERT_EQ(b[i], static_cast<unsigned char>(x >> 56))
+              << what << " byte " << i << " of " << bytes << ", capacity " << cap << ", seed " << seed;
+        }
+      };
+      expect_stream(ws.tmp(), (cap + 16) * sizeof(float), "tmp");
+      expect_stream(ws.s(), slots, "s");
+      expect_stream(ws.idx(), slots * sizeof(uint32_t), "idx");
+    }
+}
+
+TEST(Workspace, StartsZeroFilledWithItsSlack) {
+  for (size_t cap : {0, 1, 5, 4096}) {
+    Workspace ws(cap);
+    const size_t c = cap ? cap : 1, slots = c / 4 + 4;
+    for (size_t i = 0; i < c + 16; ++i) ASSERT_EQ(oracle::bits(ws.tmp()[i]), 0u) << "tmp " << i << ", capacity " << cap;
+    for (size_t i = 0; i < slots; ++i) ASSERT_EQ(ws.s()[i], 0) << "s " << i << ", capacity " << cap;
+    for (size_t i = 0; i < slots; ++i) ASSERT_EQ(ws.idx()[i], 0u) << "idx " << i << ", capacity " << cap;
+  }
+}
+
 }  // namespace
 }  // namespace maskapply::test
