@@ -33,12 +33,17 @@ class Workspace {
   // Byte i of the stream is the top byte of the LCG state x(i+1), x(k+1) = a x(k) + c mod 2^64, the seed x(0);
   // one stream runs through tmp, s and idx in that order. Eight bytes at a time from eight states that each
   // step by eight (x(k+8) = a^8 x(k) + c (a^7 + ... + 1)): the same bytes as one step per byte, faster.
+  // (No lambda or helper: one function, so a fuzz build inlines all of it where its caller is uninstrumented.)
   void scribble(uint64_t seed) {
     constexpr uint64_t a = 6364136223846793005ull, c = 1442695040888963407ull;
     uint64_t a8 = 1, c8 = 0;
     for (int j = 0; j < 8; ++j) c8 = c8 * a + c, a8 *= a;
-    const auto fill = [&](void* p, size_t bytes) {
-      auto* b = static_cast<unsigned char*>(p);
+    unsigned char* const parts[3] = {reinterpret_cast<unsigned char*>(tmp_.get()), s_.get(),
+                                     reinterpret_cast<unsigned char*>(idx_.get())};
+    const size_t sizes[3] = {tmp_size_ * sizeof(float), slots_, slots_ * sizeof(uint32_t)};
+    for (int part = 0; part < 3; ++part) {
+      unsigned char* const b = parts[part];
+      const size_t bytes = sizes[part];
       size_t i = 0;
       if (bytes >= 8) {
         uint64_t x[8];
@@ -55,10 +60,7 @@ class Workspace {
         seed = seed * a + c;
         b[i] = static_cast<unsigned char>(seed >> 56);
       }
-    };
-    fill(tmp_.get(), tmp_size_ * sizeof(float));
-    fill(s_.get(), slots_);
-    fill(idx_.get(), slots_ * sizeof(uint32_t));
+    }
   }
   float* tmp() { return tmp_.get(); }
   uint8_t* s() { return s_.get(); }
