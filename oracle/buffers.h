@@ -29,8 +29,9 @@ class SentinelBuffer {
 };
 
 // Room for up to `capacity` floats between two PROT_NONE pages, mapped once: GuardedArray's placement (below,
-// which is one of these sized to its array) without a mapping per array. place(n, at_end) returns n floats flush against the trailing page (at_end) or starting
-// exactly at the leading one, so any access outside them by one byte faults, as with GuardedArray(n, at_end).
+// which is one of these sized to its array) without a mapping per array. place(n, at_end) returns n floats flush
+// against the trailing page (at_end) or starting exactly at the leading one, so any access outside them by one
+// byte faults, as with GuardedArray(n, at_end).
 // For harnesses that check every input against guard pages (the fuzz targets own one each): the mmap, mprotect
 // and munmap per input, and the fresh pages they fault in, cost more than a small input's whole check. What the
 // region held before is not cleared; the caller writes the array.
