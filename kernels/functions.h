@@ -8,6 +8,10 @@
 #include "platform.h"
 #include <sleef.h>
 
+#include <cstddef>
+#include <tuple>
+#include <utility>
+
 namespace maskapply {
 
 #if defined(MASKAPPLY_NATIVE_NEON)
@@ -58,6 +62,14 @@ struct BitsInc {
 };
 
 }  // namespace fn
+
+// The functors in catalog order: FnType<F> is catalog entry F's functor, for code that knows F at compile time.
+using FnTypes = std::tuple<fn::Sqrt, fn::Frfrexp, fn::Sin35, fn::Sin10, fn::Pow10, fn::Fma13, fn::BitsInc>;
+template <Fn F>
+using FnType = std::tuple_element_t<static_cast<size_t>(F), FnTypes>;
+static_assert([]<size_t... I>(std::index_sequence<I...>) {
+  return sizeof...(I) == kFnNames.size() && ((std::tuple_element_t<I, FnTypes>::id == static_cast<Fn>(I)) && ...);
+}(std::make_index_sequence<std::tuple_size_v<FnTypes>>{}));
 
 // Calls visit(fn::X{}) for the catalog entry f: the bridge from a runtime name to a compile-time functor.
 template <class Visitor>
