@@ -51,6 +51,7 @@ inline Structured consume_structured(FuzzedDataProvider& p) {
 }
 
 // The selection of n elements: 1 where selected.
+MASKAPPLY_FUZZ_NO_COVERAGE
 inline std::vector<uint8_t> selection(const Structured& s, size_t n) {
   std::vector<uint8_t> sel(n);
   const size_t period = s.period();
@@ -68,6 +69,7 @@ inline std::vector<uint8_t> selection(const Structured& s, size_t n) {
 }
 
 // Data whose selection under `a < 0.5` is sel; values drawn from the seed.
+MASKAPPLY_FUZZ_NO_COVERAGE
 inline std::vector<float> data_for(const std::vector<uint8_t>& sel, uint64_t seed) {
   std::vector<float> a(sel.size());
   std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ull);
