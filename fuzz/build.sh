@@ -4,8 +4,9 @@
 # .options (max_len, timeout, rss limit, dictionary), its dictionary and its seed corpus zip (corpus/<target>/).
 # Honours the build environment of OSS-Fuzz:
 #   CC, CXX            the compilers (default clang-14, clang++-14)
-#   CFLAGS, CXXFLAGS   sanitizer and coverage flags (OSS-Fuzz: -fsanitize=address -fsanitize=fuzzer-no-link ...);
-#                      when CXXFLAGS is unset: -fsanitize=fuzzer-no-link,address,undefined (a local run)
+#   CFLAGS, CXXFLAGS   sanitizer, coverage, optimization and debug flags, used as given (OSS-Fuzz: -O1
+#                      -gline-tables-only -fsanitize=address -fsanitize=fuzzer-no-link ...; the build adds only
+#                      -DNDEBUG); when CXXFLAGS is unset: -O2 -g1 -fsanitize=fuzzer-no-link,address,undefined
 #   LIB_FUZZING_ENGINE the engine's link flags (OSS-Fuzz: -fsanitize=fuzzer); a CMake cache variable
 #                      (MASKAPPLY_FUZZING_ENGINE), never hard-coded in the targets
 #   OUT                where the targets go (required)
@@ -17,7 +18,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 CC=${CC:-clang-14}
 CXX=${CXX:-clang++-14}
 CFLAGS=${CFLAGS:-}
-CXXFLAGS=${CXXFLAGS:--fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all}
+CXXFLAGS=${CXXFLAGS:--O2 -g1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all}
 LIB_FUZZING_ENGINE=${LIB_FUZZING_ENGINE:--fsanitize=fuzzer}
 targets=(kernels pilots kernels_large pilots_large patterns regret)
 build=${WORK:-$(mktemp -d)}/maskapply-fuzz-build
@@ -27,6 +28,7 @@ echo "fuzz/build.sh: CXX=$CXX CXXFLAGS=$CXXFLAGS LIB_FUZZING_ENGINE=$LIB_FUZZING
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 cmake -S "$src" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO=-DNDEBUG -DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-DNDEBUG \
   -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_C_FLAGS="$CFLAGS" -DCMAKE_CXX_FLAGS="$CXXFLAGS" \
   -DMASKAPPLY_FUZZ=ON -DMASKAPPLY_FUZZING_ENGINE="$LIB_FUZZING_ENGINE" -DMASKAPPLY_TESTS=OFF >/dev/null
 cmake --build "$build" -j "${JOBS:-$(nproc)}" --target "${targets[@]/#/fuzz_}"
