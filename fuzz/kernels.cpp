@@ -4,10 +4,11 @@
 // float bits.
 //
 // Two targets are built from this file: `kernels` takes n up to kMaxN = 1024 (a larger decoded n is folded into
-// [0, 1024]; tiles of 16 to 512 still give several tiles and workspace pieces per input), at about 2 200 inputs
-// per CPU-second under ASan; `kernels_large` (MASKAPPLY_FUZZ_LARGE) takes the whole range, up to 9000 elements:
-// two tiles of 4096 and a tail, at about 900. Same checks, same input layout, same corpus (corpus/kernels).
-// Figures and what the bound gives up: docs/fuzzing.md, "Throughput".
+// [0, 1024]; tiles of 16 to 512 still give several tiles and workspace pieces per input) and runs the kernels
+// through one instantiation for a run-time f and mask (one_instance.h); `kernels_large` (MASKAPPLY_FUZZ_LARGE)
+// takes the whole range, up to 9000 elements (two tiles of 4096 and a tail), through the registry's
+// instantiations. Same checks, same input layout, same corpus (corpus/kernels). Figures and what each gives up:
+// docs/fuzzing.md, "Throughput".
 //
 // Invariants, each checked on every input:
 //   1. the output equals oracle::apply bit for bit: f ran exactly once on every selected element (bits_inc is
@@ -35,6 +36,7 @@
 #include "buffers.h"
 #include "data.h"
 #include "fuzz.h"
+#include "one_instance.h"
 
 using namespace maskapply;
 
@@ -102,7 +104,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   c.data = fuzz::consume_data(p, n);
 
   fuzz::verbose(c);
-  const testing::CheckResult r = testing::run_case(c);
+  const testing::CheckResult r = fuzz::check_fuzzed(c);
   if (!r.ok) fuzz::fail(kTarget, r.message, &c);
 
   // Again flush against a guard page: an access outside [a, a+n) faults (SIGSEGV; libFuzzer reports it).
@@ -111,7 +113,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   const testing::HostileWorkspace hw = testing::hostile_workspace(c.kernel, c.f, c.data, c.options.tile, at_end + 16);
   Workspace ws(hw.capacity);
   scribble(ws, hw.garbage);
-  run_kernel(c.kernel, c.f, c.mask, g, n, ws, c.options);
+  fuzz::run_fuzzed(c.kernel, c.f, c.mask, g, n, ws, c.options);
   if (n && std::memcmp(g, r.output.data(), n * sizeof(float)) != 0)
     fuzz::fail(kTarget, testing::describe(c.kernel, c.f, c.mask, n, c.options, c.misalign) +
                               ": the output next to a guard page differs from the output inside sentinels", &c);

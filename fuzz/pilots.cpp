@@ -4,10 +4,10 @@
 //
 // Two targets are built from this file: `pilots` takes n up to kMaxN = 2048 (a larger decoded n is folded into
 // [0, 2048]; with tiles of 16 to 512 and a short calibration that is still many tile decisions, v4's distrust
-// running out included), at about 2 000 inputs per CPU-second under ASan; `pilots_large` (MASKAPPLY_FUZZ_LARGE)
-// takes the whole range, up to 100 000 elements: the article's calibration of 4 x 2048 and 20 tiles of 4096, at
-// about 150. Same checks, same input layout, same corpus (corpus/pilots). Figures and what the bound gives up:
-// docs/fuzzing.md, "Throughput".
+// running out included) and runs the pilots through one instantiation for a run-time f and mask
+// (one_instance.h); `pilots_large` (MASKAPPLY_FUZZ_LARGE) takes the whole range, up to 100 000 elements (the
+// article's calibration of 4 x 2048 and 20 tiles of 4096), through the registry's instantiations. Same checks,
+// same input layout, same corpus (corpus/pilots). Figures and what each gives up: docs/fuzzing.md, "Throughput".
 //
 // Invariants, each checked on every input:
 //   1. the output equals oracle::apply bit for bit, and the sentinels are intact. f is bits_inc on a quarter
@@ -38,6 +38,7 @@
 //       (structured.h: consume_structured; mask a < 0.5).
 #include "data.h"
 #include "fuzz.h"
+#include "one_instance.h"
 #include "structured.h"
 
 using namespace maskapply;
@@ -117,7 +118,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   }
 
   fuzz::verbose(c);
-  const testing::CheckResult r = testing::run_case(c);
+  const testing::CheckResult r = fuzz::check_fuzzed(c);
   if (!r.ok) fuzz::fail(kTarget, r.message, &c);
   // run_case compared every decision with the decision reference (invariant 3); what is left is the partition.
   if (const std::string bad = fuzz::check_trace_partition(r.trace, n); !bad.empty())

@@ -67,7 +67,12 @@ CheckResult check_kernel(Kernel k, Fn f, const MaskSpec& m, std::span<const floa
 
 CheckResult check_kernel(Kernel k, Fn f, const MaskSpec& m, std::span<const float> input, const PilotOptions& o,
                          size_t misalign, const HostileWorkspace& w) {
-  CheckResult r = check(kernel_subject(k, f, m), reference(f, m), input, o, misalign, w);
+  return check_kernel(kernel_subject(k, f, m), k, f, m, input, o, misalign, w);
+}
+
+CheckResult check_kernel(const Subject& s, Kernel k, Fn f, const MaskSpec& m, std::span<const float> input,
+                         const PilotOptions& o, size_t misalign, const HostileWorkspace& w) {
+  CheckResult r = check(s, reference(f, m), input, o, misalign, w);
   if (const std::string decisions = check_decisions(k, input, m, o, r.trace); !decisions.empty()) {
     r.message = r.ok ? describe(k, f, m, input.size(), o, misalign) + " workspace=" +
                            std::to_string(w.capacity ? w.capacity : o.tile) + ": " + decisions

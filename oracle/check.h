@@ -26,6 +26,10 @@ CheckResult check_kernel(Kernel k, Fn f, const MaskSpec& m, std::span<const floa
                          const PilotOptions& o = {}, size_t misalign = 0);
 CheckResult check_kernel(Kernel k, Fn f, const MaskSpec& m, std::span<const float> input, const PilotOptions& o,
                          size_t misalign, const HostileWorkspace& w);
+// The same checks with the kernel run by s, which must run kernel k with f and m (the fuzz targets' one-instance
+// build: fuzz/one_instance.h); the report names k, f and m.
+CheckResult check_kernel(const Subject& s, Kernel k, Fn f, const MaskSpec& m, std::span<const float> input,
+                         const PilotOptions& o, size_t misalign, const HostileWorkspace& w);
 
 // Empty when the trace t of kernel k over input is the one the decision reference computes from the selection
 // and the options (pilots and blend_verified; any other kernel: always empty); else the first difference.
