@@ -10,8 +10,8 @@
 // instance every input feeds the same counters.
 //
 // What it does not cover: the registry's own instantiations (kernels/registry_fn.cpp.in). The `_large` twins run
-// those (run_fuzzed below), and ctest replays the same corpus through both; the property suite runs them for
-// every f and mask. The kernels' source is the same template code either way.
+// those (run_fuzzed below), and ctest replays the same corpus through both; the properties call the registry with
+// f and masks drawn from the whole catalog. The kernels' source is the same template code either way.
 #pragma once
 
 #include "case_file.h"
