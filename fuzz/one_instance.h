@@ -40,8 +40,7 @@ inline testing::CheckResult check_fuzzed(const testing::Case& c) {
                            [&c](float* a, size_t n, Workspace& ws, const PilotOptions& o, Trace& t) {
                              run_fuzzed(c.kernel, c.f, c.mask, a, n, ws, o, &t);
                            }};
-  return testing::check_kernel(s, c.kernel, c.f, c.mask, c.data, c.options, c.misalign,
-                               testing::hostile_workspace(c.kernel, c.f, c.data, c.options.tile, c.misalign));
+  return testing::check_kernel(s, c.kernel, c.f, c.mask, c.data, c.options, c.misalign);
 }
 
 }  // namespace maskapply::fuzz

@@ -62,7 +62,12 @@ std::string check_decisions(Kernel k, std::span<const float> input, const MaskSp
 
 CheckResult check_kernel(Kernel k, Fn f, const MaskSpec& m, std::span<const float> input, const PilotOptions& o,
                          size_t misalign) {
-  return check_kernel(k, f, m, input, o, misalign, hostile_workspace(k, f, input, o.tile, misalign));
+  return check_kernel(kernel_subject(k, f, m), k, f, m, input, o, misalign);
+}
+
+CheckResult check_kernel(const Subject& s, Kernel k, Fn f, const MaskSpec& m, std::span<const float> input,
+                         const PilotOptions& o, size_t misalign) {
+  return check_kernel(s, k, f, m, input, o, misalign, hostile_workspace(k, f, input, o.tile, misalign));
 }
 
 CheckResult check_kernel(Kernel k, Fn f, const MaskSpec& m, std::span<const float> input, const PilotOptions& o,

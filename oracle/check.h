@@ -27,7 +27,9 @@ CheckResult check_kernel(Kernel k, Fn f, const MaskSpec& m, std::span<const floa
 CheckResult check_kernel(Kernel k, Fn f, const MaskSpec& m, std::span<const float> input, const PilotOptions& o,
                          size_t misalign, const HostileWorkspace& w);
 // The same checks with the kernel run by s, which must run kernel k with f and m (the fuzz targets' one-instance
-// build: fuzz/one_instance.h); the report names k, f and m.
+// build: fuzz/one_instance.h); the report names k, f and m. Without w: the default hostile workspace above.
+CheckResult check_kernel(const Subject& s, Kernel k, Fn f, const MaskSpec& m, std::span<const float> input,
+                         const PilotOptions& o, size_t misalign);
 CheckResult check_kernel(const Subject& s, Kernel k, Fn f, const MaskSpec& m, std::span<const float> input,
                          const PilotOptions& o, size_t misalign, const HostileWorkspace& w);
 
