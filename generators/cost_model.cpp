@@ -130,6 +130,6 @@ double strategy_cost(const CostModel& m, Fn f, Strategy s, const SpanStats& st) 
          static_cast<double>(st.switches) * t.sw + groups * t.group + (st.tail ? tail_cost(m, f) : 0.0);
 }
 
-double probe_cost(const CostModel& m, size_t len) { return static_cast<double>((len + 3) / 4) * m.Q; }
+double probe_cost(const CostModel& m, size_t len) { return static_cast<double>(4 * ((len + 15) / 16)) * m.Q; }
 
 }  // namespace maskapply::gen

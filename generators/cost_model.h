@@ -20,7 +20,8 @@
 //   detour_skip     (G - Ge) 4 C + Ge 4 S + X M + [P > 0] (R E + W (T + F))      + tail
 //   compact         R (C + K) + Rn E + W (T + F)                                 + tail
 //   compact_skip    (G - Ge) 4 (C + K) + Ge 4 S + X M + Rn E + W (T + F)         + tail
-//   probe           ceil(len / 4) Q      (the density count over the probe window)
+//   probe           4 ceil(len / 16) Q   (the density count over what the probe read: whole blocks, a short
+//                                         tail as one local block, as density() executes it)
 // where C + E = D: a detour over an empty span skips expand ("for free" in the article), so compress costs C
 // and expand E; the skip variants pay S per register of a skipped block and M per misprediction.
 #pragma once
@@ -95,7 +96,7 @@ double strategy_cost(const CostModel& m, Fn f, Strategy s, const SpanStats& st);
 inline double strategy_cost(const CostModel& m, Fn f, Strategy s, std::span<const uint8_t> sel) {
   return strategy_cost(m, f, s, span_stats(sel));
 }
-// The probe over len elements.
+// The probe over len elements (TileDecision::probed).
 double probe_cost(const CostModel& m, size_t len);
 
 }  // namespace maskapply::gen

@@ -578,18 +578,19 @@ Regret model_regret(const Trace& trace, std::span<const uint8_t> sel, const Cost
   // runs work in pieces of the workspace, o.tile).
   struct Tile {
     size_t begin, end;
-    bool calibration, probed;
+    bool calibration;
+    size_t probed;  // elements the probe read
   };
   std::vector<Tile> tiles;
   PilotOptions grid = o;
   if (!trace.tiles.empty()) {
     for (const TileDecision& t : trace.tiles)
       tiles.push_back({std::min(t.begin, n), std::min(t.end, n), t.source == CountSource::calibration,
-                       t.source == CountSource::probe});
+                       t.source == CountSource::probe ? t.probed : 0});
   } else {
     grid.calib_blocks = 0;
     const size_t tile = std::max<size_t>(o.tile, 1);
-    for (size_t i = 0; i < n; i += tile) tiles.push_back({i, std::min(i + tile, n), false, false});
+    for (size_t i = 0; i < n; i += tile) tiles.push_back({i, std::min(i + tile, n), false, 0});
   }
   size_t decided_begin = 0;
   for (const Tile& t : tiles)
@@ -599,20 +600,24 @@ Regret model_regret(const Trace& trace, std::span<const uint8_t> sel, const Cost
     g.aligned = false;
     return strategy_cost(m, f, s, sel.subspan(b, e - b));
   };
-  // The pilot: each run charged to the tiles it covers (pilots never run across a tile boundary; a plain
-  // kernel's run is cut at the tiles as its pieces are).
+  // The pilot: each run charged as the kernel executed it (a trace reports every pass: pilots never run across a
+  // tile boundary, a plain detour-family kernel reports each workspace pass). A run is attributed to the tiles it
+  // covers, cut at a tile edge only where cutting changes no cost: a block-aligned edge inside a run outside the
+  // detour family (blend's terms add up block by block; a continuing skip run compares with the block before).
+  // Otherwise the run is charged whole to the tile it starts in.
   std::vector<double> pilot(tiles.size(), 0.0);
   for (const Run& r : trace.runs) {
     const size_t rb = std::min(r.begin, n), re = std::min(r.end, n);
     if (rb >= re) continue;
+    const bool windowed = terms(m, f, r.strategy).windowed;
     auto it = std::upper_bound(tiles.begin(), tiles.end(), rb, [](size_t x, const Tile& t) { return x < t.begin; });
     size_t k = it == tiles.begin() ? 0 : static_cast<size_t>(it - tiles.begin()) - 1;
     for (size_t b = rb; b < re && k < tiles.size(); ++k) {
-      const size_t e = std::min(re, std::max(tiles[k].end, b));
+      size_t e = std::min(re, std::max(tiles[k].end, b));
       if (e <= b) continue;
-      const bool cont = b > rb && b % 16 == 0 && b / 16 > 0;
-      pilot[k] += cost_of(r.strategy, b, e, cont && !terms(m, f, r.strategy).windowed ? whole.empty_block(b / 16 - 1)
-                                                                                       : false);
+      if (windowed || !BlockCosts::aligned(e, n)) e = re;
+      const bool cont = b > rb;  // b is then a block-aligned tile edge
+      pilot[k] += cost_of(r.strategy, b, e, cont ? whole.empty_block(b / 16 - 1) : false);
       b = e;
     }
   }
@@ -632,7 +637,7 @@ Regret model_regret(const Trace& trace, std::span<const uint8_t> sel, const Cost
   for (size_t k = 0; k < tiles.size(); ++k) {
     const Tile& t = tiles[k];
     if (t.begin >= t.end) continue;
-    const double probe = t.probed ? probe_cost(m, std::min(o.probe, t.end - t.begin)) : 0.0;
+    const double probe = t.probed ? probe_cost(m, t.probed) : 0.0;
     g.probe_cost += probe;
     g.whole_pilot_cost += pilot[k] + probe;
     if (t.calibration) {

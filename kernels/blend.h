@@ -3,6 +3,8 @@
 // blend_verified counts as it goes and stops when the density proves too low for blend. Also the density probe.
 #pragma once
 
+#include <algorithm>
+
 #include "block.h"
 
 namespace maskapply {
@@ -40,31 +42,40 @@ void blend_skip(float* a, size_t n, F f, M mask) {
   detail::blend_impl<true, false>(a, n, f, mask);
 }
 
-// Counts mask(a[i]) over [0, n). Reads only [a, a+n).
+// Counts mask(a[i]) over [0, n): whole blocks, then the last n % 16 elements as one local block with the lanes past
+// the end masked off (the probe's work is ceil(n / 16) blocks of the mask). Reads only [a, a+n).
 template <class M>
 size_t density(const float* a, size_t n, M mask) {
   const size_t body = n & ~(detail::kBlock - 1);
   std::array<uint32x4_t, 4> acc{vdupq_n_u32(0), vdupq_n_u32(0), vdupq_n_u32(0), vdupq_n_u32(0)};
   for (size_t i = 0; i < body; i += detail::kBlock) detail::count_block(acc, detail::load_block(a + i, mask));
-  size_t count = detail::sum_counts(acc);
-  for (size_t i = body; i < n; ++i) {  // the tail, one lane at a time
-    float one[4] = {a[i], 0, 0, 0};
-    count += vgetq_lane_u32(mask(vld1q_f32(one)), 0) & 1u;
-  }
-  return count;
+  return detail::sum_counts(acc) + detail::count_tail(a + body, n - body, mask);
 }
 
-// Blend over [a, a+n) in `blocks` consecutive blocks (each n / blocks long, the last one taking the rest; one
-// block when n < blocks), counting the selected elements of each. After a block whose density count / length is
-// below bail * d_max, it stops and returns the end of that block: [0, returned) is processed, [returned, n) is
-// untouched. Returns n when it never bails. Never reads or writes outside [a, a+n).
+// The pieces blend_verified checks a span of n elements in: `blocks` pieces of whole 16-element blocks, each
+// (n / blocks) rounded down to a multiple of 16 (at least 16), the last one taking the rest with the tail; fewer
+// pieces when n < 16 * blocks (as many blocks of 16 as there are, the last with the tail). So a verified blend
+// executes what one blend over the span does: whole blocks and at most one tail.
+struct VerifyPieces {
+  size_t len = 0, count = 0;  // the length of every piece but the last; how many pieces
+  VerifyPieces(size_t n, size_t blocks) {
+    blocks = blocks ? blocks : 1;
+    len = std::max(detail::kBlock, n / blocks & ~(detail::kBlock - 1));
+    count = n == 0 ? 0 : std::min(blocks, (n + len - 1) / len);
+  }
+  size_t begin(size_t k) const { return k * len; }
+  size_t end(size_t k, size_t n) const { return k + 1 == count ? n : (k + 1) * len; }
+};
+
+// Blend over [a, a+n) in the VerifyPieces of (n, blocks), counting the selected elements of each. After a piece
+// whose density count / length is below bail * d_max, it stops and returns the end of that piece: [0, returned)
+// is processed, [returned, n) is untouched. Returns n when it never bails (the last piece never bails). Never
+// reads or writes outside [a, a+n).
 template <class F, class M>
 size_t blend_verified(float* a, size_t n, F f, M mask, double d_max, size_t blocks = 8, double bail = 0.75) {
-  if (blocks == 0) blocks = 1;
-  const size_t len = n / blocks ? n / blocks : n;
-  const size_t nblocks = n / blocks ? blocks : 1;
-  for (size_t b = 0; b < nblocks; ++b) {
-    const size_t begin = b * len, end = b + 1 == nblocks ? n : begin + len;
+  const VerifyPieces pieces(n, blocks);
+  for (size_t k = 0; k < pieces.count; ++k) {
+    const size_t begin = pieces.begin(k), end = pieces.end(k, n);
     const size_t cur = detail::blend_impl<false, true>(a + begin, end - begin, f, mask);
     if (end < n && static_cast<double>(cur) / static_cast<double>(end - begin) < bail * d_max) return end;
   }

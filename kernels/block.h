@@ -43,16 +43,33 @@ MASKAPPLY_INLINE void blend_store(float* p, const Block& b, F& f) {
   for (size_t j = 0; j < 4; ++j) vst1q_f32(p + 4 * j, vbslq_f32(b.m[j], f(b.v[j]), b.v[j]));
 }
 
+// The tail's block: r < 16 elements of p copied into buf (zero past r), loaded, the lanes past r masked off.
+template <class M>
+MASKAPPLY_INLINE Block load_tail(float* buf, const float* p, size_t r, M& mask) {
+  std::memcpy(buf, p, r * sizeof(float));
+  Block b = load_block(buf, mask);
+  for (size_t j = 0; j < 4; ++j) b.m[j] = vandq_u32(b.m[j], simd::first_lanes(r > 4 * j ? r - 4 * j : 0));
+  return b;
+}
+
+// Counts the selected elements among r < 16 at p, as one local block. Never touches p[r] or beyond.
+template <class M>
+MASKAPPLY_INLINE size_t count_tail(const float* p, size_t r, M& mask) {
+  if (r == 0) return 0;
+  alignas(16) float buf[kBlock] = {};
+  std::array<uint32x4_t, 4> acc{vdupq_n_u32(0), vdupq_n_u32(0), vdupq_n_u32(0), vdupq_n_u32(0)};
+  count_block(acc, load_tail(buf, p, r, mask));
+  return sum_counts(acc);
+}
+
 // The tail: r < 16 elements at p, copied into a local block, lanes past r masked off, blended, and only the r
 // elements copied back. Never touches p[r] or beyond. Returns how many were selected.
 template <class F, class M>
 MASKAPPLY_INLINE size_t blend_tail(float* p, size_t r, F& f, M& mask) {
   if (r == 0) return 0;
   alignas(16) float buf[kBlock] = {};
-  std::memcpy(buf, p, r * sizeof(float));
-  Block b = load_block(buf, mask);
+  const Block b = load_tail(buf, p, r, mask);
   std::array<uint32x4_t, 4> acc{vdupq_n_u32(0), vdupq_n_u32(0), vdupq_n_u32(0), vdupq_n_u32(0)};
-  for (size_t j = 0; j < 4; ++j) b.m[j] = vandq_u32(b.m[j], simd::first_lanes(r > 4 * j ? r - 4 * j : 0));
   count_block(acc, b);
   blend_store(buf, b, f);
   std::memcpy(p, buf, r * sizeof(float));

@@ -152,6 +152,7 @@ class Pilot {
     const size_t len = std::min(o_.probe, t.size());
     const size_t cnt = density(a_ + t.begin(), len, mask_);
     t.d.source = CountSource::probe;
+    t.d.probed = len;
     t.d.count = static_cast<long long>(len == o_.probe ? cnt : cnt * o_.probe / len);
     return t.d.count;
   }
@@ -409,7 +410,8 @@ void pilot_v5(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
   p.for_each_tile([&](detail::Tile& t) {
     if (!table) table.emplace(o, p.d_max());
     const size_t size = t.size(), blocks = size / 16;
-    const size_t nc = size >= o.verify_blocks ? o.verify_blocks : 1, len = size / nc;
+    const VerifyPieces chunks(size, o.verify_blocks);
+    const size_t nc = chunks.count, len = chunks.len;
     const size_t np = std::min({o.probe / 32, blocks / 2, detail::kV5MaxPairs});
     long long count = 0;
     for (size_t j = 0; j < np; ++j) {
@@ -423,6 +425,7 @@ void pilot_v5(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
       count += q.c[0] + q.c[1];
     }
     t.d.source = CountSource::probe;
+    t.d.probed = 32 * np;
     t.d.count = np == 0 || 32 * np == o.probe ? count : count * static_cast<long long>(o.probe) /
                                                             static_cast<long long>(32 * np);
     double shrink = o.shrink;
@@ -444,7 +447,7 @@ void pilot_v5(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
       return table->choose(c / (16 * w_blocks), ef, std::fma(o.kappa * 2 * ef, 1 - ef, x) / (w_pairs + o.kappa),
                            r / w_blocks);
     };
-    const auto chunk_end = [&](size_t k) { return k + 1 >= nc ? size : (k + 1) * len; };
+    const auto chunk_end = [&](size_t k) { return chunks.end(k, size); };
     size_t k = 0;
     while (k < nc) {
       const Strategy s = plan(k);

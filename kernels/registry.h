@@ -33,8 +33,9 @@ constexpr std::optional<Kernel> kernel_from_name(std::string_view s) {
   return std::nullopt;
 }
 
-// Runs kernel k over [a, a+n) with f and mask; a trace, when given, receives the runs (a plain kernel reports
-// one run over [0, n) under its strategy; tiled_detour reports detour) and, for pilots, the tile decisions.
+// Runs kernel k over [a, a+n) with f and mask; a trace, when given, receives the runs it executes (a plain kernel
+// reports its strategy over [0, n), one run per pass of the workspace for the detour family, per tile for
+// tiled_detour, which reports detour) and, for pilots, the tile decisions.
 // Plain kernels take from o: tile (tiled_detour, blend_verified) and d_max, verify_blocks, bail
 // (blend_verified, which here is the complete strategy the pilots use: per tile, verified blend and detour on
 // the rest after a bail-out; d_max defaults to 0). Throws std::invalid_argument on invalid options.
@@ -52,17 +53,21 @@ void run_kernel_with(Kernel k, F f, M mask, float* a, size_t n, Workspace& ws, c
     else
       body(none);
   };
-  const auto plain = [&](Strategy s) {
-    if (trace && n) trace->run(Run{0, n, s});
+  // A plain kernel reports what it executes: one run for blend and blend_skip, one per pass of the detour family
+  // (pieces of the workspace's capacity, or of the tile for tiled_detour), as each pass packs and expands alone.
+  const auto plain = [&](Strategy s, size_t piece = 0) {
+    if (!trace) return;
+    piece = piece ? piece : std::max<size_t>(n, 1);
+    for (size_t i = 0; i < n; i += piece) trace->run(Run{i, std::min(n, i + piece), s});
   };
   switch (k) {
     case Kernel::blend: blend(a, n, f, mask); return plain(Strategy::blend);
     case Kernel::blend_skip: blend_skip(a, n, f, mask); return plain(Strategy::blend_skip);
-    case Kernel::detour: detour(a, n, f, mask, ws); return plain(Strategy::detour);
-    case Kernel::detour_skip: detour_skip(a, n, f, mask, ws); return plain(Strategy::detour_skip);
-    case Kernel::compact: compact(a, n, f, mask, ws); return plain(Strategy::compact);
-    case Kernel::compact_skip: compact_skip(a, n, f, mask, ws); return plain(Strategy::compact_skip);
-    case Kernel::tiled_detour: tiled_detour(a, n, f, mask, ws, o.tile); return plain(Strategy::detour);
+    case Kernel::detour: detour(a, n, f, mask, ws); return plain(Strategy::detour, ws.capacity());
+    case Kernel::detour_skip: detour_skip(a, n, f, mask, ws); return plain(Strategy::detour_skip, ws.capacity());
+    case Kernel::compact: compact(a, n, f, mask, ws); return plain(Strategy::compact, ws.capacity());
+    case Kernel::compact_skip: compact_skip(a, n, f, mask, ws); return plain(Strategy::compact_skip, ws.capacity());
+    case Kernel::tiled_detour: tiled_detour(a, n, f, mask, ws, o.tile); return plain(Strategy::detour, o.tile);
     case Kernel::blend_verified: {
       if (const std::string err = o.validate(); !err.empty()) throw std::invalid_argument("maskapply: " + err);
       ws.reserve(o.tile);

@@ -40,6 +40,7 @@ struct TileDecision {
   size_t begin = 0, end = 0;
   CountSource source = CountSource::none;
   long long count = 0;     // probe count, or v4's count from the previous tile, scaled to the full probe
+  size_t probed = 0;       // elements the probe read in this tile (the window, or v5's pairs of blocks); 0: none
   long long hi = 0;        // thresholds in probe counts: hi = d_max * probe, xlo, lo
   long long xlo = 0, lo = 0;
   double d_max = 0;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 namespace maskapply::reference {
@@ -74,6 +75,14 @@ class Decider {
     return d;
   }
 
+  // The verify pieces (and v5's chunks) of a span of `size`: {length of each but the last, how many}. Whole blocks
+  // of 16: size / verify_blocks rounded down to 16, at least 16; at most verify_blocks pieces, the last taking
+  // the rest.
+  std::pair<size_t, size_t> pieces(size_t size) const {
+    const size_t len = std::max<size_t>(16, size / p_.verify_blocks / 16 * 16);
+    return {len, size == 0 ? 0 : std::min(p_.verify_blocks, (size + len - 1) / len)};
+  }
+
   void emit(size_t b, size_t e, Strategy s) {
     if (e > b) out_.runs.push_back(Run{b, e, s});
   }
@@ -83,6 +92,7 @@ class Decider {
     const size_t len = std::min(p_.probe, d.end - d.begin);
     const size_t c = selected(d.begin, d.begin + len);
     d.source = CountSource::probe;
+    d.probed = len;
     d.count = static_cast<long long>(len < p_.probe ? c * p_.probe / len : c);
     return d.count;
   }
@@ -108,8 +118,7 @@ class Decider {
   // detour's count in *rest.
   size_t verified(TileDecision& d, size_t b, size_t e, size_t* rest = nullptr) {
     const size_t size = e - b;
-    const size_t nblocks = size >= p_.verify_blocks ? p_.verify_blocks : 1;
-    const size_t len = size / nblocks;
+    const auto [len, nblocks] = pieces(size);
     size_t stop = size;
     for (size_t i = 0; i + 1 < nblocks; ++i) {  // the last block never bails
       const size_t bb = b + i * len, be = bb + len;
@@ -265,8 +274,7 @@ class Decider {
 
   void v5_tile(TileDecision& d) {
     const size_t size = d.end - d.begin, nblocks = size / 16;
-    const size_t chunks = size < p_.verify_blocks ? 1 : p_.verify_blocks;
-    const size_t clen = size / chunks;
+    const auto [clen, chunks] = pieces(size);
     const size_t npairs = std::min(std::min(p_.probe / 32, nblocks / 2), v5::kMaxPairs);
     std::vector<V5Pair> pairs;
     size_t total = 0;
@@ -282,6 +290,7 @@ class Decider {
       pairs.push_back(q);
     }
     d.source = CountSource::probe;
+    d.probed = 32 * npairs;
     d.count = static_cast<long long>(npairs == 0 || 32 * npairs == p_.probe ? total : total * p_.probe / (32 * npairs));
     double other = p_.shrink;
     size_t k = 0;
@@ -326,7 +335,7 @@ std::string show(const Run& r) {
 std::string show(const TileDecision& d) {
   std::ostringstream s;
   s << "tile " << d.index << " [" << d.begin << ", " << d.end << ") source=" << name(d.source) << " count=" << d.count
-    << " hi=" << d.hi << " xlo=" << d.xlo << " lo=" << d.lo << " d_max=" << d.d_max << " distrust=" << d.distrust
+    << " probed=" << d.probed << " hi=" << d.hi << " xlo=" << d.xlo << " lo=" << d.lo << " d_max=" << d.d_max << " distrust=" << d.distrust
     << " bail=" << (d.bail == kNoBail ? std::string("none") : std::to_string(d.bail));
   return s.str();
 }

@@ -17,8 +17,10 @@
 //     v3.5: above hi, blend_verified unless hi < 0. v4: v3.5 with memory (the article's code line by line);
 //   - v5 (docs/pilot_v5.md's decision table): probe pairs of blocks at hashed positions, a plan per chunk from
 //     cost estimates, counted blend chunks, a bail below d_max that narrows the estimate to the chunk's own pairs;
-//   - blend_verified: verify_blocks blocks of size / verify_blocks (the last takes the rest; one block when the
-//     tile is shorter), bail after a block (not the last) whose count / length < bail * d_max, detour the rest.
+//   - blend_verified: verify_blocks pieces of whole 16-element blocks, size / verify_blocks rounded down to 16
+//     and at least 16 (the last takes the rest; fewer pieces when size < 16 * verify_blocks), bail after a piece
+//     (not the last) whose count / length < bail * d_max, detour the rest; v5's chunks are the same pieces;
+//   - probed: the elements the probe read (the window, or v5's 32 per pair), 0 when the tile was not probed.
 #pragma once
 
 #include <cstddef>

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <sstream>
 
@@ -105,7 +106,8 @@ RC_GTEST_PROP(Density, equalsTheScalarCountOfSelectedElements, ()) {
 }
 
 // 8. blend_verified returns where it stopped; [0, stop) is processed, [stop, n) untouched; it stops after the
-//    first block (not the last) whose density is below bail * d_max, and nowhere else.
+//    first piece (not the last) whose density is below bail * d_max, and nowhere else; its pieces are whole
+//    blocks of 16 but the last, so it executes no more tails than one blend over the span.
 RC_GTEST_PROP(BlendVerified, stopsExactlyAfterTheFirstBlockBelowBailTimesDmaxPrefixDoneRestUntouched, ()) {
   const Fn f = *gen::any_fn();
   const size_t tile = *rc::gen::element(size_t{16}, size_t{64}, size_t{200}, size_t{512});
@@ -119,9 +121,10 @@ RC_GTEST_PROP(BlendVerified, stopsExactlyAfterTheFirstBlockBelowBailTimesDmaxPre
   const size_t mis = *rc::gen::inRange<size_t>(0, 16);
   classify(data, s.mask);
 
-  // The contract, element by element: blocks of n / blocks, the last taking the rest, one block if n < blocks.
+  // The contract, element by element: pieces of whole blocks of 16, n / blocks rounded down to 16 (at least 16),
+  // at most `blocks` of them, the last taking the rest (so fewer when n < 16 * blocks).
   const size_t nb0 = blocks ? blocks : 1;
-  const size_t len = n / nb0 ? n / nb0 : n, nb = n / nb0 ? nb0 : 1;
+  const size_t len = std::max<size_t>(16, n / nb0 / 16 * 16), nb = n ? std::min(nb0, (n + len - 1) / len) : 0;
   size_t want = n;
   for (size_t b = 0; b < nb; ++b) {
     const size_t begin = b * len, end = b + 1 == nb ? n : begin + len;

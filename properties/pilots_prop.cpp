@@ -104,7 +104,18 @@ RC_GTEST_PROP(AllKernels, giveTheSameTraceAndOutputForTheSameInputAndCalibration
         RC_FAIL(why);
       }
   }
-  if (!(t1 == t2) || !(t1 == t3)) {
+  // A plain detour-family kernel reports one run per workspace pass, so on a workspace of another capacity its
+  // runs are cut elsewhere: compared with adjacent runs of one strategy merged. A pilot's trace must be equal.
+  const auto merged = [&](Trace t) {
+    if (is_pilot(c.kernel)) return t;
+    std::vector<Run> runs;
+    for (const Run& r : t.runs)
+      if (!runs.empty() && runs.back().end == r.begin && runs.back().strategy == r.strategy) runs.back().end = r.end;
+      else runs.push_back(r);
+    t.runs = runs;
+    return t;
+  };
+  if (!(t1 == t2) || !(merged(t1) == merged(t3))) {
     const std::string why = "the trace differs between runs (" + std::to_string(t1.runs.size()) + "/" +
                             std::to_string(t2.runs.size()) + "/" + std::to_string(t3.runs.size()) + " runs, " +
                             std::to_string(t1.tiles.size()) + "/" + std::to_string(t2.tiles.size()) + "/" +

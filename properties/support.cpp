@@ -343,7 +343,8 @@ rc::Gen<Shaped> edges(const PilotOptions& o) {
         // Dense (the probe passes hi), except verify block `weak`, just below or exactly at bail * d_max: it
         // bails there (below) or not (at), at each verify block in turn.
         std::fill(sel.begin(), sel.end(), 1);
-        const size_t vb = size >= o.verify_blocks ? o.verify_blocks : 1, len = size / vb;
+        const size_t len = std::max<size_t>(16, size / o.verify_blocks / 16 * 16);
+        const size_t vb = std::min(o.verify_blocks, (size + len - 1) / len);  // the verify pieces, whole blocks
         const size_t weak = *rc::gen::inRange<size_t>(0, vb);
         const size_t b0 = weak * len, b1 = weak + 1 == vb ? size : b0 + len;
         // The fewest selected not below the bar; a NaN bar (bail 0 times an infinite d_max) bails nowhere.

@@ -193,6 +193,7 @@ struct Sim {
     const size_t size = d.end - d.begin, len = std::min(o.probe, size);
     const size_t c = s.count(d.begin, d.begin + len);
     d.source = CountSource::probe;
+    d.probed = len;
     d.count = static_cast<long long>(len == o.probe ? c : c * o.probe / len);
     return d.count;
   }
@@ -206,8 +207,7 @@ struct Sim {
   // Verified blend over the tile; returns the tile-relative end of what it blended; rest = the detour's count.
   size_t verified(TileDecision& d, size_t* rest) {
     const size_t size = d.end - d.begin;
-    const size_t blocks = o.verify_blocks;
-    const size_t len = size / blocks ? size / blocks : size, nb = size / blocks ? blocks : 1;
+    const size_t len = verify_len(size, o.verify_blocks), nb = verify_count(size, o.verify_blocks);
     size_t did = size;
     for (size_t k = 0; k < nb; ++k) {
       const size_t b = k * len, e = k + 1 == nb ? size : b + len;
@@ -392,7 +392,7 @@ Score Scorer::score_trace(const Summary& s, const Trace& t) {
       const TileCost& tc = slow->per_tile[slow_tile++];
       pilot = tc.pilot, c = tc.cost, best = tc.best;
     } else {
-      if (d.source == CountSource::probe) pilot += probe_cost(m_, std::min(o_.probe, end - begin));
+      if (d.source == CountSource::probe) pilot += probe_cost(m_, d.probed);
       for (size_t j = 0; j < kOracleStrategies.size(); ++j) {
         c[j] = bc.run_cost(m_, f_, kOracleStrategies[j], begin, end, false);
         fixed[j] += c[j];
@@ -406,9 +406,7 @@ Score Scorer::score_trace(const Summary& s, const Trace& t) {
     m.runs = runs;
     m.distrust = d.source == CountSource::previous;
     if (d.bail != kNoBail) {
-      const size_t size = d.end - d.begin, blocks = o_.verify_blocks;
-      const size_t len = size / blocks ? size / blocks : size;
-      m.bail_block = (d.bail - d.begin) / len;
+      m.bail_block = (d.bail - d.begin) / verify_len(d.end - d.begin, o_.verify_blocks);
     }
     m.oracle = kOracleStrategies[best];
     m.excess = pilot - c[best];

@@ -118,6 +118,13 @@ class Scorer {
   Simulate sim_;
 };
 
+// The verify pieces of a tile of `size` (and v5's chunks), the hunt's own copy of the kernels' rule: whole blocks
+// of 16, size / blocks rounded down to 16 and at least 16; at most `blocks` pieces, the last taking the rest.
+inline size_t verify_len(size_t size, size_t blocks) { return std::max<size_t>(16, size / blocks / 16 * 16); }
+inline size_t verify_count(size_t size, size_t blocks) {
+  return size == 0 ? 0 : std::min(blocks, (size + verify_len(size, blocks) - 1) / verify_len(size, blocks));
+}
+
 // The pilots the hunt knows, in order.
 inline constexpr std::array<Kernel, 6> kPilots{Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3,
                                                Kernel::pilot_v3_5, Kernel::pilot_v4, Kernel::pilot_v5};

@@ -89,7 +89,7 @@ struct Context {
 Context context(const PilotOptions& o) {
   Context c;
   c.tile = o.tile, c.probe = o.probe, c.vb = o.verify_blocks;
-  c.vlen = o.tile / o.verify_blocks ? o.tile / o.verify_blocks : o.tile;
+  c.vlen = verify_len(o.tile, o.verify_blocks);
   const double dm = o.d_max.value_or(0);
   c.threshold = o.bail * dm;
   const auto conv = [&](double x) {

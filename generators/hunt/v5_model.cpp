@@ -132,10 +132,11 @@ void simulate_v5(const Summary& s, const PilotOptions& o, const V5Params& p, Tra
     long long cnt = 0;
     for (const Sample& sm : samples) cnt += sm.c[0] + sm.c[1];
     d.source = CountSource::probe;
+    d.probed = probed;
     d.count = probed == o.probe || probed == 0 ? cnt : cnt * static_cast<long long>(o.probe) / static_cast<long long>(probed);
     // Per chunk, a plan from the samples in chunks [k - w, k + w].
     const size_t V = o.verify_blocks;
-    const size_t len = size / V ? size / V : size, nc = size / V ? V : 1;
+    const size_t len = verify_len(size, V), nc = verify_count(size, V);
     const auto chunk_of = [&](size_t blk) { return std::min(nc - 1, 16 * blk / len); };
     const bool can_bail = p.bail_f * dm > 0;
     size_t window = p.window;

@@ -58,7 +58,9 @@ TEST(CostModel, StrategyCostsOnAHandComputedSpan) {
   EXPECT_DOUBLE_EQ(cost(Strategy::detour_skip), 4 * 1 + 4 * 0.5 + 4 + 16 + 40 + 44.0);     // 110
   EXPECT_DOUBLE_EQ(cost(Strategy::compact), 8 * 1.25 + 2 * 2 + 40 + 44.0);                 // 98
   EXPECT_DOUBLE_EQ(cost(Strategy::compact_skip), 4 * 1.25 + 2 + 4 + 2 * 2 + 40 + 44.0);    // 99
-  EXPECT_DOUBLE_EQ(probe_cost(m, 6), 2 * 0.5);
+  EXPECT_DOUBLE_EQ(probe_cost(m, 6), 4 * 0.5);  // a short probe is one local block, as density() runs it
+  EXPECT_DOUBLE_EQ(probe_cost(m, 32), 8 * 0.5);
+  EXPECT_DOUBLE_EQ(probe_cost(m, 33), 12 * 0.5);
   // An empty span: detour skips expand and f entirely.
   EXPECT_DOUBLE_EQ(strategy_cost(m, Fn::sqrt, Strategy::detour, std::vector<uint8_t>(32, 0)), 8.0);
 }
