@@ -12,12 +12,14 @@
 // from 0 up to the calibration region, then the pilots' tiles from its end). blend_verified is not on the
 // oracle's menu: it costs at least blend over the same blocks.
 //
+// The pilot's side charges what executed: the trace reports every pass (verify pieces and v5's chunks are whole
+// blocks, a plain detour-family kernel reports each workspace pass, TileDecision::probed what the probe read), and
+// property 16 checks the model's f and mask terms against counted calls.
 // Lower bound: when every run boundary of the pilot's trace is a multiple of 16 or n (`Regret::aligned`; true
-// whenever tile, calib_len and tile / verify_blocks are multiples of 16 and the last tile is too, e.g. the
-// article's options with n = 8192 + k * 4096), the pilot's schedule is one of the oracle's schedules and costs
+// whenever tile and calib_len are multiples of 16, e.g. the article's options, for any n), the pilot's schedule is one of the oracle's schedules and costs
 // the same under the model: the oracle costs at most the pilot's runs, and pilot / oracle >= 1 (the pilot also pays
 // its probes).
-// A misaligned schedule (odd options or a short last tile) pays tails the block grid cannot express: the figure
+// A misaligned schedule (a tile or calib_len off the grid) pays tails the block grid cannot express: the figure
 // is then reported, but the bound is not guaranteed (aligned = false says so).
 //
 // Figures (Regret):
