@@ -7,35 +7,35 @@
 #   maskapply::generators  patterns, adversarial families, the cost model and regret (when built)
 #   maskapply::fuzz_replay_main  the main a fuzz harness links when libFuzzer is not there
 #   maskapply::rapidcheck  the RapidCheck generators and properties (component `rapidcheck`, when built)
-# and maskapply_add_fuzz_target() (cmake/MaskapplyFuzz.cmake). Headers go to include/maskapply/, which the
-# targets put on the include path: #include "maskapply.h", "plugin.h", "maskapply_rapidcheck.h".
+# and maskapply_add_fuzz_target() (cmake/MaskapplyFuzz.cmake). The exported libraries' headers (and only theirs:
+# cmake/MaskapplyHeaders.cmake) go to include/maskapply/ and the targets put include/ on the consumer's path:
+# #include <maskapply/maskapply.h>, <maskapply/plugin.h>, <maskapply/maskapply_rapidcheck.h>.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 set(maskapply_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/maskapply)
-set(maskapply_include_dir ${CMAKE_INSTALL_INCLUDEDIR}/maskapply)
 
-file(GLOB kernel_headers ${PROJECT_SOURCE_DIR}/kernels/*.h)
-file(GLOB oracle_headers ${PROJECT_SOURCE_DIR}/oracle/*.h)
-install(FILES ${kernel_headers} ${oracle_headers} ${PROJECT_SOURCE_DIR}/fuzz/template/maskapply_fuzz.h
-        DESTINATION ${maskapply_include_dir})
 set(core_targets maskapply_kernels maskapply_registry maskapply_oracle maskapply_testing maskapply_fuzz_replay_main)
 if(TARGET maskapply_generators)
-  file(GLOB generator_headers ${PROJECT_SOURCE_DIR}/generators/*.h)
-  install(FILES ${generator_headers} DESTINATION ${maskapply_include_dir})
   list(APPEND core_targets maskapply_generators)
 endif()
-foreach(t ${core_targets})
+foreach(t ${core_targets} maskapply_rapidcheck)
+  if(NOT TARGET ${t})
+    continue()
+  endif()
   string(REPLACE "maskapply_" "" export_name ${t})
   set_target_properties(${t} PROPERTIES EXPORT_NAME ${export_name})
+  get_target_property(headers ${t} MASKAPPLY_PUBLIC_HEADERS)
+  if(headers)
+    install(FILES ${headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/maskapply)
+  endif()
 endforeach()
-install(TARGETS ${core_targets} EXPORT maskapply-targets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS ${core_targets} EXPORT maskapply-targets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT maskapply-targets NAMESPACE maskapply:: DESTINATION ${maskapply_cmake_dir})
 
 if(TARGET maskapply_rapidcheck)
-  install(FILES ${PROJECT_SOURCE_DIR}/properties/support.h ${PROJECT_SOURCE_DIR}/properties/maskapply_rapidcheck.h
-          DESTINATION ${maskapply_include_dir})
-  set_target_properties(maskapply_rapidcheck PROPERTIES EXPORT_NAME rapidcheck)
-  install(TARGETS maskapply_rapidcheck EXPORT maskapply-rapidcheck-targets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(TARGETS maskapply_rapidcheck EXPORT maskapply-rapidcheck-targets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
   install(EXPORT maskapply-rapidcheck-targets NAMESPACE maskapply:: DESTINATION ${maskapply_cmake_dir})
 endif()
 

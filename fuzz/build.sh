@@ -12,6 +12,8 @@
 #   OUT                where the targets go (required)
 #   WORK               scratch space for the build tree (default: a temporary directory)
 #   JOBS               build parallelism (default: nproc)
+# Tests, tools and install rules are off: the build needs CMake >= 3.25, Ninja (optional), pkg-config, SLEEF,
+# nlohmann-json, zip and on x86-64 SIMDe, nothing else (.clusterfuzzlite/Dockerfile installs exactly those).
 # Usage: CXX=clang++-14 LIB_FUZZING_ENGINE=-fsanitize=fuzzer OUT=/tmp/out bash fuzz/build.sh
 src=$(cd "$(dirname "$0")/.." && pwd)
 : "${OUT:?fuzz/build.sh: set OUT to the directory the targets go to}"
@@ -30,7 +32,8 @@ command -v ninja >/dev/null && generator=(-G Ninja)
 cmake -S "$src" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO=-DNDEBUG -DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-DNDEBUG \
   -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_C_FLAGS="$CFLAGS" -DCMAKE_CXX_FLAGS="$CXXFLAGS" \
-  -DMASKAPPLY_FUZZ=ON -DMASKAPPLY_FUZZING_ENGINE="$LIB_FUZZING_ENGINE" -DMASKAPPLY_TESTS=OFF >/dev/null
+  -DMASKAPPLY_FUZZ=ON -DMASKAPPLY_FUZZING_ENGINE="$LIB_FUZZING_ENGINE" \
+  -DMASKAPPLY_TESTS=OFF -DMASKAPPLY_TOOLS=OFF -DMASKAPPLY_INSTALL=OFF >/dev/null
 cmake --build "$build" -j "${JOBS:-$(nproc)}" --target "${targets[@]/#/fuzz_}"
 
 for t in "${targets[@]}"; do

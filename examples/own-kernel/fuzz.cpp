@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The libFuzzer harness template around the user's kernel: fuzz_my_compact (fixed) and fuzz_my_compact_padded
 // (the article's padding, built with -DPADDED). Without libFuzzer both replay the files they are given.
-#include "maskapply_fuzz.h"
+#include <maskapply/maskapply_fuzz.h>
 #include "my_compact.h"
 
 #ifdef PADDED

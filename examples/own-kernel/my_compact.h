@@ -9,7 +9,7 @@
 // the last k % 4 registers one by one and has no padding entry.
 #pragma once
 
-#include "maskapply.h"
+#include <maskapply/maskapply.h>
 
 namespace mine {
 

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "maskapply_rapidcheck.h"
+#include <maskapply/maskapply_rapidcheck.h>
 #include "my_compact.h"
 
 using maskapply::PilotOptions;

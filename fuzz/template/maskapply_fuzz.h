@@ -5,7 +5,7 @@
 // array. A failure prints the same message as the bundled kernels, writes a case file to $MASKAPPLY_FUZZ_CASES
 // (default ./fuzz-cases), prints the command that reruns the input, and aborts.
 //
-//   #include "maskapply_fuzz.h"
+//   #include <maskapply/maskapply_fuzz.h>
 //   MASKAPPLY_FUZZ_KERNEL("my_compact", [](float* a, size_t n, auto f, auto mask, maskapply::Workspace& ws) {
 //     my_compact(a, n, f, mask, ws);
 //   })
