@@ -11,9 +11,9 @@
 //                  and every way of fooling a pilot climbs its own ladder rather than one number;
 //   per pilot x f  the same with steps of 0.5 %, so the top keeps climbing finely.
 // Each new best for a (pilot, f) is shrunk (hunt::shrink, >= 99 % of its regret kept) and written as the same
-// pattern file `maskapply hunt` writes (hunt::pattern_file: regret, pilot, f, model, n, options, mechanism in
-// words, the `maskapply check` line), and logged as `#regret new best PILOT F REGRET -> FILE`
-// (scripts/fuzz-overnight parses it).
+// pattern file `maskapply hunt` writes (hunt::pattern_file: regret, pilot, f, model, n, options, d_max, the
+// model's hash, mechanism in words, the `maskapply check` line), once the traced kernel has confirmed its figure,
+// and logged as `#regret new best PILOT F REGRET -> FILE` (scripts/fuzz-overnight parses it).
 //
 // Invariants checked: the pattern text it builds parses (parse_pattern); and, on every input in the replay build
 // (ctest replays corpus/regret), on every input that climbs a ladder under libFuzzer, and on every input with
@@ -157,13 +157,14 @@ double log_best(size_t pi, size_t fi, const hunt::Score& score, const gen::Patte
   const Fn f = kArticleFns[fi];
   hunt::Evaluator& ev = evaluator(pi, fi);
   const hunt::Find shrunk = hunt::shrink(ev, hunt::Find{p, score, "a new best for its pilot and f", 0});
+  verify(k, f, shrunk.pattern, shrunk.score);  // the file's figure is the traced kernel's, or nothing is written
   const std::string base = hunt::pattern_file_name(k, f, shrunk.score.regret);
-  hunt::FileInfo info;
-  info.pilot = k, info.f = f, info.options = ev.scorer().options(), info.n = kN;
-  info.path = base, info.found_by = "the regret fuzz target";
   std::error_code ec;
   std::filesystem::create_directories(g_dir, ec);
   const std::string file = g_dir + "/" + base;
+  hunt::FileInfo info;  // m5, as the Evaluator
+  info.pilot = k, info.f = f, info.options = ev.scorer().options(), info.n = kN;
+  info.path = file, info.found_by = "the regret fuzz target";
   std::ofstream(file) << hunt::pattern_file(shrunk, info);
   std::fprintf(stderr, "#regret new best %s %s %.4f -> %s (unshrunk %.4f; %s)\n", std::string(name(k)).c_str(),
                std::string(name(f)).c_str(), shrunk.score.regret, file.c_str(), score.regret,

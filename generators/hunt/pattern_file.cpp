@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "pattern_file.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 namespace maskapply::gen::hunt {
@@ -19,27 +21,145 @@ std::string pattern_file_name(Kernel pilot, Fn f, double regret) {
   return std::string(name(pilot)) + "-" + std::string(name(f)) + "-" + fixed(regret, 4) + ".pattern";
 }
 
+namespace {
+
+// Every PilotOptions field but d_max, by name: what `# options:` writes and reads.
+struct SizeField {
+  const char* name;
+  size_t PilotOptions::*p;
+};
+struct DoubleField {
+  const char* name;
+  double PilotOptions::*p;
+};
+constexpr SizeField kSizes[] = {{"tile", &PilotOptions::tile},          {"probe", &PilotOptions::probe},
+                                {"calib_blocks", &PilotOptions::calib_blocks}, {"calib_len", &PilotOptions::calib_len},
+                                {"verify_blocks", &PilotOptions::verify_blocks}, {"distrust", &PilotOptions::distrust}};
+constexpr DoubleField kDoubles[] = {{"xlo", &PilotOptions::xlo},     {"lo", &PilotOptions::lo},
+                                    {"B", &PilotOptions::B},         {"D", &PilotOptions::D},
+                                    {"bail", &PilotOptions::bail},   {"C", &PilotOptions::C},
+                                    {"S", &PilotOptions::S},         {"K", &PilotOptions::K},
+                                    {"M", &PilotOptions::M},         {"shrink", &PilotOptions::shrink},
+                                    {"kappa", &PilotOptions::kappa}, {"rho", &PilotOptions::rho}};
+
+std::string g17(double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", x);
+  return buf;
+}
+
+bool parse_u64(const std::string& s, uint64_t& v) {
+  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  return !s.empty() && ec == std::errc{} && p == s.data() + s.size();
+}
+
+bool parse_double(const std::string& s, double& v) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  v = std::strtod(s.c_str(), &end);
+  return *end == '\0' && std::isfinite(v);
+}
+
+}  // namespace
+
+std::string options_text(const PilotOptions& o) {
+  std::string s;
+  for (const SizeField& f : kSizes) s += (s.empty() ? "" : " ") + std::string(f.name) + "=" + std::to_string(o.*f.p);
+  s += " seed=" + std::to_string(o.seed);
+  for (const DoubleField& f : kDoubles) s += " " + std::string(f.name) + "=" + g17(o.*f.p);
+  return s;
+}
+
+std::string model_hash(const CostModel& m) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (const char c : m.to_json()) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "fnv1a64:%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
 std::string pattern_file(const Find& f, const FileInfo& i) {
   std::ostringstream s;
   const std::string pilot(name(i.pilot)), fn(name(i.f));
   const PilotOptions& o = i.options;
   s << "# model regret " << fixed(f.score.regret, 4) << " (pilot cost / block oracle; vs best fixed strategy "
-    << fixed(f.score.vs_fixed, 4) << ") for " << pilot << ", f = " << fn << ", model " << i.model_name
+    << fixed(f.score.vs_fixed, 4) << ") for " << pilot << ", f = " << fn << ", model " << i.model.name
     << ", n = " << i.n << "\n";
   s << "# found by " << i.found_by << " (" << f.origin << ")";
   if (f.unshrunk > 0) s << ", shrunk from " << fixed(f.unshrunk, 4);
   s << "\n";
-  s << "# options: the article's (tile " << o.tile << ", probe " << o.probe << ", xlo " << o.xlo << ", lo " << o.lo
-    << ", verify " << o.verify_blocks << " blocks, bail " << o.bail << ", distrust " << o.distrust << "), d_max "
-    << fixed(o.d_max.value_or(NAN), 4) << " from the model\n";
   s << "# in words: in tile " << f.score.mechanism.tile << " (the costliest), " << f.score.mechanism.words() << "\n";
   s << "# mechanism: " << f.score.mechanism.key() << "\n";
+  s << "# options: " << options_text(o) << "\n";
+  s << "# d_max: " << g17(o.d_max.value_or(NAN)) << " from model " << i.model.name << "\n";
+  s << "# model: " << i.model.name << (i.model_file.empty() ? "" : " file " + i.model_file) << " hash "
+    << model_hash(i.model) << "\n";
   s << "# reproduce: maskapply check --pattern " << i.path << " --f " << fn << " --model " << i.model_arg
     << " --kernel " << pilot << "\n";
   Pattern p = f.pattern;
   p.length = i.n;
   s << to_text(p);
   return s.str();
+}
+
+std::variant<Recorded, std::string> read_recorded(const std::string& text) {
+  Recorded r;
+  std::optional<double> d_max;
+  std::istringstream in(text);
+  size_t no = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++no;
+    const std::string at = "line " + std::to_string(no) + ": ";
+    std::istringstream w(line);
+    std::string hash, key;
+    if (!(w >> hash >> key) || hash != "#") continue;
+    if (key == "options:") {
+      std::vector<std::string> words;
+      for (std::string x; w >> x;) words.push_back(x);
+      if (words.empty() || words[0].find('=') == std::string::npos) continue;  // prose
+      PilotOptions o;
+      for (const std::string& kv : words) {
+        const size_t eq = kv.find('=');
+        if (eq == std::string::npos) return at + "expected NAME=VALUE in `# options:`, got '" + kv + "'";
+        const std::string k = kv.substr(0, eq), v = kv.substr(eq + 1);
+        bool known = false, ok = true;
+        uint64_t u = 0;
+        if (k == "seed") known = true, ok = parse_u64(v, u), o.seed = u;
+        for (const SizeField& f : kSizes)
+          if (k == f.name) known = true, ok = parse_u64(v, u), o.*f.p = static_cast<size_t>(u);
+        for (const DoubleField& f : kDoubles)
+          if (k == f.name) known = true, ok = parse_double(v, o.*f.p);
+        if (!known) return at + "unknown option '" + k + "' in `# options:`";
+        if (!ok) return at + "bad value '" + v + "' for option " + k;
+      }
+      if (const std::string e = o.validate(); !e.empty()) return at + "`# options:`: " + e;
+      r.options = o;
+    } else if (key == "d_max:") {
+      std::string v, from;
+      if (!(w >> v >> from) || from != "from") return at + "expected `# d_max: VALUE from SOURCE`";
+      double d = 0;
+      if (!parse_double(v, d)) return at + "bad d_max '" + v + "'";
+      d_max = d;
+      std::string src;
+      std::getline(w, src);
+      r.dmax_source = src.substr(src.find_first_not_of(' ') == std::string::npos ? src.size()
+                                                                                  : src.find_first_not_of(' '));
+      if (r.dmax_source != "--dmax" && r.dmax_source.rfind("model ", 0) != 0)
+        return at + "d_max must come from `model NAME` or `--dmax`, got '" + r.dmax_source + "'";
+    } else if (key == "model:") {
+      std::string word;
+      if (!(w >> r.model_name)) return at + "expected `# model: NAME [file FILE] hash HASH`";
+      while (w >> word) {
+        if (word == "file" && w >> r.model_file) continue;
+        if (word == "hash" && w >> r.model_hash) continue;
+        return at + "expected `# model: NAME [file FILE] hash HASH`, got '" + word + "'";
+      }
+      if (r.model_hash.empty()) return at + "`# model:` without a hash";
+    }
+  }
+  if (d_max && !r.options) return std::string("`# d_max:` without `# options:`");
+  if (r.options) r.options->d_max = d_max;
+  return r;
 }
 
 }  // namespace maskapply::gen::hunt

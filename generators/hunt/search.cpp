@@ -115,7 +115,7 @@ bool better(const Score& a, const Score& b) { return a.regret > b.regret || (!(b
 
 // --- seeds --------------------------------------------------------------------------------------------------
 
-std::vector<std::pair<Pattern, std::string>> threshold_seeds(const PilotOptions& o) {
+std::vector<std::pair<Pattern, std::string>> threshold_seeds(const PilotOptions& o, size_t n) {
   const Context c = context(o);
   std::vector<std::pair<Pattern, std::string>> out;
   const auto add = [&](Pattern p, std::string why) {
@@ -151,11 +151,11 @@ std::vector<std::pair<Pattern, std::string>> threshold_seeds(const PilotOptions&
   add(make(T, {reg(T - 1, 0), reg(1, 1)}), "last-element sentinel");
   add(make(T, {reg(1, 1), reg(T - 1, 0)}), "first-element sentinel");
   // The calibration region dense or empty, the rest the other way.
-  if (o.calib_blocks * o.calib_len < kHuntN)
-  add(make(kHuntN, {reg(o.calib_blocks * o.calib_len, 1), reg(kHuntN - o.calib_blocks * o.calib_len, 0)}),
+  if (o.calib_blocks * o.calib_len < n)
+  add(make(n, {reg(o.calib_blocks * o.calib_len, 1), reg(n - o.calib_blocks * o.calib_len, 0)}),
       "calibration dense");
-  if (o.calib_blocks * o.calib_len < kHuntN)
-  add(make(kHuntN, {reg(o.calib_blocks * o.calib_len, 0), reg(kHuntN - o.calib_blocks * o.calib_len, 1)}),
+  if (o.calib_blocks * o.calib_len < n)
+  add(make(n, {reg(o.calib_blocks * o.calib_len, 0), reg(n - o.calib_blocks * o.calib_len, 1)}),
       "calibration empty");
   // v4's distrust window: a tile that bails, then distrust (+1, +2) tiles of one kind.
   for (uint64_t k : {o.distrust, o.distrust + 1, o.distrust + 2}) {
@@ -289,7 +289,7 @@ std::vector<Find> adversary(Evaluator& ev, uint64_t seed) {
         lib.push_back(t.segs());
       }
     std::vector<std::pair<Score, std::vector<size_t>>> seqs;
-    const size_t kmax = std::min<size_t>(o.distrust + 2, (kHuntN - 2 * c.tile) / c.tile);
+    const size_t kmax = std::min<size_t>(o.distrust + 2, (std::max<uint64_t>(ev.n(), 2 * c.tile) - 2 * c.tile) / c.tile);
     for (size_t a = 0; a < lib.size(); ++a)
       for (size_t b = 0; b < lib.size(); ++b)
         for (size_t k = 2; k <= kmax; ++k) {
@@ -476,6 +476,7 @@ Find step_sweep(Evaluator& ev, size_t tile) {
     const Score s = ev(p);
     if (s.regret > best.score.regret) best = Find{p, s, "step sweep: head " + std::to_string(l), 0};
   }
+  best.pattern.length = ev.n();
   return best;
 }
 
@@ -506,7 +507,7 @@ HuntResult hunt(Evaluator& ev, const HuntConfig& cfg) {
     if (cfg.progress) cfg.progress(Progress{ev.evaluations() - ev0, elapsed(), best, phase});
   };
   std::vector<std::pair<Pattern, std::string>> starts;
-  if (cfg.seeds) starts = threshold_seeds(ev.scorer().options());
+  if (cfg.seeds) starts = threshold_seeds(ev.scorer().options(), ev.n());
   for (const Pattern& p : cfg.start) starts.emplace_back(p, "given");
   for (auto& [p, why] : starts) {
     Find f = ev.find(p, "seed: " + why);
@@ -551,6 +552,7 @@ HuntResult hunt(Evaluator& ev, const HuntConfig& cfg) {
   }
   std::stable_sort(res.finds.begin(), res.finds.end(),
                    [](const Find& a, const Find& b) { return better(a.score, b.score); });
+  for (Find& f : res.finds) f.pattern.length = ev.n();  // the array the figure is for (`check` generates it)
   res.cells = archive.size();
   res.evaluations = ev.evaluations() - ev0;
   res.seconds = elapsed();

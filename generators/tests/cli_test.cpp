@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cli.h"
+#include "cost_model.h"
 #include "pattern.h"
 
 namespace maskapply::cli {
@@ -286,6 +287,216 @@ TEST_F(Cli, HuntWritesFindsThatCheckReprintsAndItsJsonListsTheBestFirst) {
   ASSERT_EQ(c.code, 0) << c.err;
   const nlohmann::json cj = nlohmann::json::parse(c.out);
   EXPECT_NEAR(cj["results"][0]["model_regret"].get<double>(), best["model_regret"].get<double>(), 1e-12);
+}
+
+// Splits a `# reproduce: maskapply ...` line of a file into arguments (no quoting: the tools write none).
+std::vector<std::string> reproduce_args(const std::string& text) {
+  const size_t at = text.find("# reproduce: maskapply ");
+  if (at == std::string::npos) return {};
+  std::istringstream words(text.substr(at + 23, text.find('\n', at) - at - 23));
+  std::vector<std::string> args;
+  for (std::string w; words >> w;) args.push_back(w);
+  return args;
+}
+
+// A host model unlike m5 in every constant that reaches a pilot (B, D, C, S, K, M) and in T.
+std::string host_model_json() {
+  gen::CostModel m = gen::CostModel::m5();
+  m.name = "host";
+  m.B = 0.41, m.D = 1.07, m.C = 0.52, m.S = 0.23, m.K = 0.29, m.M = 4.5;
+  for (double& t : m.T) t *= 1.3;
+  return m.to_json();
+}
+
+TEST_F(Cli, HuntFilesRecordWhatCheckNeedsAndTheirReproduceLineWorksForM5HostAndAModelFile) {
+  const std::string model = file("my-model.json", host_model_json());
+  struct Kind {
+    std::vector<std::string> model_args;
+    std::string expect_in_line;
+  };
+  for (const Kind& k : {Kind{{"--model", "m5"}, "--model m5 "},
+                        Kind{{"--model", "host", "--model-file", model}, "--model host --model-file " + model + " "},
+                        Kind{{"--model", model}, "--model " + model + " "}}) {
+    const std::string out = path("hunt-" + std::to_string(k.model_args.size()) + k.model_args[1].substr(0, 2));
+    std::vector<std::string> args{"hunt", "--pilot", "v3_5,v5", "--f", "pow10", "--budget", "200", "--seconds", "0",
+                                  "--keep", "1", "--n", "40960", "--out", out, "--json"};
+    args.insert(args.end(), k.model_args.begin(), k.model_args.end());
+    const Result r = run_cli(args);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["best"].size(), 2u);
+    for (const auto& b : j["best"]) {
+      const std::string text = slurp(b["file"].get<std::string>());
+      SCOPED_TRACE(text);
+      EXPECT_NE(text.find(k.expect_in_line), std::string::npos);
+      EXPECT_NE(text.find("\n# options: tile=4096 probe=256 "), std::string::npos);
+      EXPECT_NE(text.find("\n# d_max: "), std::string::npos);
+      EXPECT_NE(text.find("\n# model: " + j["model"].get<std::string>() +
+                          (k.model_args[1] == "m5" ? std::string() : " file " + model) + " hash " +
+                          j["model_hash"].get<std::string>() + "\n"),
+                std::string::npos);
+      EXPECT_NE(text.find("\nlength 40960\n"), std::string::npos);
+      // The reproduce line, run as written: the same figure, the recorded model and options.
+      std::vector<std::string> line = reproduce_args(text);
+      ASSERT_FALSE(line.empty());
+      line.push_back("--json");
+      const Result c = run_cli(line);
+      ASSERT_EQ(c.code, 0) << c.err;
+      const nlohmann::json cj = nlohmann::json::parse(c.out);
+      EXPECT_EQ(cj["n"], 40960);
+      EXPECT_EQ(cj["recorded"]["model_matches"], true);
+      EXPECT_EQ(cj["results"][0]["kernel"], b["pilot"]);
+      EXPECT_EQ(cj["results"][0]["options"], cj["recorded"]["options"]);
+      EXPECT_EQ(cj["results"][0]["model_regret"].get<double>(), b["model_regret"].get<double>());
+    }
+  }
+}
+
+TEST_F(Cli, CheckReadsTheRecordedOptionsAndDmaxBackAndRefusesMalformedOnes) {
+  const std::string head = "# options: tile=2048 probe=128 calib_blocks=2 calib_len=1024 verify_blocks=4 distrust=3 "
+                           "seed=7 xlo=0.02 lo=0.2 B=0.3 D=0.845 bail=0.5 C=0.4 S=0.2 K=0.18 M=3 shrink=0.25 "
+                           "kappa=1 rho=1.5\n# d_max: 0.625 from --dmax\n";
+  const std::string p = file("rec.pattern", head + "period 4096\nlength 20480\nseg 300:1 rest:0\n");
+  const Result r = run_cli({"check", "--pattern", p, "--f", "sin10", "--kernel", "pilot_v4,pilot_v5", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["dmax"], 0.625);
+  for (const auto& res : j["results"]) {
+    const auto& o = res["options"];
+    EXPECT_EQ(o["tile"], 2048);
+    EXPECT_EQ(o["probe"], 128);
+    EXPECT_EQ(o["calib_blocks"], 2);
+    EXPECT_EQ(o["verify_blocks"], 4);
+    EXPECT_EQ(o["distrust"], 3);
+    EXPECT_EQ(o["seed"], 7);
+    EXPECT_EQ(o["bail"], 0.5);
+    EXPECT_EQ(o["shrink"], 0.25);
+    EXPECT_EQ(o["rho"], 1.5);
+    EXPECT_EQ(o["d_max"], 0.625);
+    EXPECT_EQ(res["d_max"], 0.625);
+    EXPECT_EQ(res["d_max_source"], "--dmax recorded in the file");
+  }
+  // A given --dmax wins over the recorded one.
+  const Result g = run_cli({"check", "--pattern", p, "--f", "sin10", "--kernel", "pilot_v4", "--dmax", "0.5", "--json"});
+  ASSERT_EQ(g.code, 0) << g.err;
+  EXPECT_EQ(nlohmann::json::parse(g.out)["results"][0]["d_max"], 0.5);
+  for (const std::string& bad : {std::string("# options: tile=4096 nosuch=1\n"), std::string("# options: tile=-3\n"),
+                                 std::string("# options: tile=4096 probe=9999\n"),
+                                 std::string("# options: tile=4096\n# d_max: x from model m5\n"),
+                                 std::string("# model: m5\n")}) {
+    const Result b = run_cli({"check", "--pattern", file("bad.pattern", bad + "period 4096\nseg 1:1 rest:0\n")});
+    EXPECT_EQ(b.code, 2) << bad;
+    EXPECT_NE(b.err.find("malformed recorded lines"), std::string::npos) << bad << b.err;
+  }
+}
+
+TEST_F(Cli, CheckTimedDmaxUnderAHostModelTakesEveryOtherConstantFromThatModel) {
+  const std::string m = file("host.json", host_model_json());
+  const Result r = run_cli({"check", "--pattern", file("p", kCycle), "--f", "sqrt", "--kernel", "pilot_v5", "--n",
+                            "20480", "--timed-dmax", "--model", "host", "--model-file", m, "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  const auto& o = j["results"][0]["options"];
+  EXPECT_EQ(o["d_max"], nullptr) << "timed by the pilot";
+  EXPECT_EQ(o["B"], 0.41);
+  EXPECT_EQ(o["D"], 1.07);
+  EXPECT_EQ(o["C"], 0.52);
+  EXPECT_EQ(o["S"], 0.23);
+  EXPECT_EQ(o["K"], 0.29);
+  EXPECT_EQ(o["M"], 4.5);
+  const Result t = run_cli({"check", "--pattern", file("q", kCycle), "--f", "sqrt", "--kernel", "pilot_v5", "--n",
+                            "20480", "--timed-dmax", "--model", "host", "--model-file", m});
+  EXPECT_NE(t.out.find("the calibration's B and D from model host), v5's plan constants C, S, K, M and the costs "
+                       "from model host"),
+            std::string::npos)
+      << t.out;
+}
+
+TEST_F(Cli, HuntHonoursNInItsJsonAndFiles) {
+  const std::string out = path("hunt");
+  const Result r = run_cli({"hunt", "--pilot", "v4", "--f", "sin35", "--budget", "200", "--seconds", "0", "--n",
+                            "20480", "--out", out, "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["n"], 20480);
+  ASSERT_FALSE(j["best"].empty());
+  for (const auto& b : j["best"]) {
+    EXPECT_NE(b["pattern"].get<std::string>().find("length 20480\n"), std::string::npos) << b["pattern"];
+    const std::string text = slurp(b["file"].get<std::string>());
+    EXPECT_NE(text.find(", n = 20480\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("\nlength 20480\n"), std::string::npos) << text;
+  }
+}
+
+TEST_F(Cli, HuntFailAboveExitsOneNamingEachFindAboveTheBar) {
+  const std::vector<std::string> base{"hunt", "--pilot", "v3", "--f", "pow10", "--budget", "100", "--seconds", "0",
+                                      "--keep", "2", "--n", "20480", "--out", path("h")};
+  std::vector<std::string> low = base, high = base, json = base;
+  low.insert(low.end(), {"--fail-above", "1.0"});
+  high.insert(high.end(), {"--fail-above", "1000"});
+  json.insert(json.end(), {"--fail-above", "1.0", "--json"});
+  const Result l = run_cli(low);
+  EXPECT_EQ(l.code, 1) << l.err;
+  EXPECT_NE(l.err.find("above --fail-above 1"), std::string::npos) << l.err;
+  EXPECT_NE(l.err.find("  pilot_v3 pow10 "), std::string::npos) << l.err;
+  EXPECT_EQ(run_cli(high).code, 0);
+  const Result js = run_cli(json);
+  EXPECT_EQ(js.code, 1);
+  const nlohmann::json j = nlohmann::json::parse(js.out);
+  EXPECT_EQ(j["fail_above"], 1.0);
+  EXPECT_EQ(j["above"].size(), j["best"].size());
+}
+
+TEST_F(Cli, HuntJsonCarriesCheckJsonsProvenanceAndASchemaVersion) {
+  const Result r = run_cli({"hunt", "--pilot", "v1", "--f", "sqrt", "--budget", "50", "--seconds", "0", "--n",
+                            "20480", "--out", path("h"), "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Result c = run_cli({"check", "--pattern", file("p", kCycle), "--f", "sqrt", "--kernel", "blend", "--json"});
+  const nlohmann::json j = nlohmann::json::parse(r.out), cj = nlohmann::json::parse(c.out);
+  EXPECT_EQ(j["schema_version"], 2);
+  for (const char* k : {"version", "commit", "compiler", "platform", "cpu", "os", "date"}) {
+    ASSERT_TRUE(j["provenance"].contains(k)) << k;
+    if (std::string(k) != "date") {
+      EXPECT_EQ(j["provenance"][k], cj["provenance"][k]) << k;
+    }
+  }
+}
+
+TEST_F(Cli, HuntRefusesToWriteAFindTheTracedKernelDoesNotConfirm) {
+  const std::string out = path("h");
+  const Result r = run_cli({"hunt", "--pilot", "v4", "--f", "fma13", "--budget", "50", "--seconds", "0", "--n",
+                            "20480", "--out", out, "--corrupt-for-test"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("the traced kernel does not confirm, so no file was written: pilot_v4 fma13: the hunt's fast "
+                       "evaluation gives model regret"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST_F(Cli, HuntRefusesBadNumbersWithExitCode2AndSaysWhatIsExpected) {
+  struct Case {
+    const char* option;
+    const char* value;
+  };
+  for (const Case& c : {Case{"--budget", "-1"}, Case{"--budget", "1e9"}, Case{"--budget", "100000001"},
+                        Case{"--budget", "lots"}, Case{"--n", "-5"}, Case{"--n", "99999999999999999999999"},
+                        Case{"--keep", "0"}, Case{"--keep", "18446744073709551616"}, Case{"--jobs", "-1"},
+                        Case{"--seed", "-3"}, Case{"--seed", "1.5"}, Case{"--seconds", "-1"},
+                        Case{"--seconds", "nan"}, Case{"--fail-above", "x"}, Case{"--fail-above", "-2"}}) {
+    const Result r = run_cli({"hunt", "--pilot", "v1", "--f", "sqrt", c.option, c.value, "--out", path("h")});
+    EXPECT_EQ(r.code, 2) << c.option << " " << c.value;
+    EXPECT_NE(r.err.find(std::string(c.option) + ": expected a"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(path("h")));
+  }
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"check", "--pattern", file("p", kCycle),
+                                                                         "--seed", "-1"},
+                                               {"gen", "--family", "step", "--n", "-1", "--pattern-out", path("x")},
+                                               {"report", "--tiles", "-2"}, {"calibrate", "--reps", "-1"}}) {
+    const Result r = run_cli(args);
+    EXPECT_EQ(r.code, 2) << args[0];
+    EXPECT_NE(r.err.find(": expected a whole number"), std::string::npos) << r.err;
+  }
 }
 
 TEST_F(Cli, HuntRefusesUnknownPilotsFunctionsAndModelsWithExitCode2) {

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -70,7 +71,12 @@ std::vector<Kernel> parse_kernels(const std::string& list, const std::vector<Ker
 std::optional<gen::CostModel> load_model(const std::string& which, const std::string& file) {
   if (which.empty()) return std::nullopt;
   if (which == "m5") return gen::CostModel::m5();
-  if (which != "host") throw Usage("unknown model '" + which + "' (known: m5, host)");
+  if (which != "host") {  // a file written by `maskapply calibrate`
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(which, ec))
+      throw Usage("unknown model '" + which + "' (known: m5, host, or a model file written by `maskapply calibrate`)");
+    return load_model("host", which);
+  }
   std::ifstream in(file, std::ios::binary);
   if (!in) throw Usage("cannot read host model '" + file + "': run `maskapply calibrate` first (or --model-file)");
   std::stringstream ss;
@@ -139,11 +145,25 @@ std::string to_f32_bytes(const std::vector<float>& a) {
   return s;
 }
 
-gen::Pattern read_pattern(const std::string& path) {
+// A pattern file and what it records for check (hunt/pattern_file.h: options, d_max and its source, the model).
+std::pair<gen::Pattern, gen::hunt::Recorded> read_pattern(const std::string& path) {
   const std::string text = read_file(path, 64 << 20);
   const gen::ParseResult r = gen::parse_pattern(text);
   if (!r) throw Usage("malformed pattern '" + path + "': " + r.error().message());
-  return r.pattern();
+  auto rec = gen::hunt::read_recorded(text);
+  if (auto* e = std::get_if<std::string>(&rec)) throw Usage("malformed recorded lines in '" + path + "': " + *e);
+  return {r.pattern(), std::get<gen::hunt::Recorded>(rec)};
+}
+
+nlohmann::ordered_json options_json(const PilotOptions& o) {
+  nlohmann::ordered_json j;
+  j["tile"] = o.tile, j["probe"] = o.probe, j["xlo"] = o.xlo, j["lo"] = o.lo, j["B"] = o.B, j["D"] = o.D;
+  j["calib_blocks"] = o.calib_blocks, j["calib_len"] = o.calib_len, j["verify_blocks"] = o.verify_blocks;
+  j["bail"] = o.bail, j["distrust"] = o.distrust;
+  j["d_max"] = o.d_max ? nlohmann::json(*o.d_max) : nlohmann::json(nullptr);
+  j["seed"] = o.seed, j["C"] = o.C, j["S"] = o.S, j["K"] = o.K, j["M"] = o.M;
+  j["shrink"] = o.shrink, j["kappa"] = o.kappa, j["rho"] = o.rho;
+  return j;
 }
 
 }  // namespace
@@ -185,12 +205,14 @@ int check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
 
   std::vector<float> input;
   std::string source;
+  gen::hunt::Recorded rec;  // what a pattern file records (hunt's and the regret fuzz target's files)
   if (!a.input.empty()) {
     if (a.n) throw Usage("--n applies to --pattern only (an --input file has its own size)");
     input = read_f32(a.input);
     source = a.input;
   } else {
-    const gen::Pattern p = read_pattern(a.pattern);
+    const auto [p, r] = read_pattern(a.pattern);
+    rec = r;
     const uint64_t n = a.n ? *a.n : p.length ? p.length : std::max<uint64_t>(2 * p.period, 24 * 4096);
     if (n == 0 || n > kMaxElements)
       throw Usage("impossible size n = " + std::to_string(n) + " (from --n or the pattern): give 1 to 2^26");
@@ -198,8 +220,15 @@ int check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
     source = a.pattern;
   }
   const size_t n = input.size();
+  // The pilots' options: the recorded ones (every field), else the article's; d_max from --dmax, timed, the
+  // recorded --dmax, or the model. With --timed-dmax every other constant still comes from the model: the
+  // calibration's B and D (d_max = 1 - (D - B) / T with T timed) and v5's C, S, K and M.
+  const std::optional<double> dmax =
+      a.dmax ? a.dmax : !a.timed && rec.dmax_source == "--dmax" && rec.options ? rec.options->d_max : std::nullopt;
   const std::string dmax_source = a.dmax ? "--dmax" : a.timed ? "timed on this host (bsl_calibrate)"
-                                                              : "model " + model.name;
+                                  : dmax ? "--dmax recorded in the file" : "model " + model.name;
+  const std::string model_hash = gen::hunt::model_hash(model);
+  const bool model_matches = rec.model_hash.empty() || rec.model_hash == model_hash;
   nlohmann::ordered_json j;
   j["source"] = source;
   j["n"] = n;
@@ -207,20 +236,38 @@ int check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
   j["seed"] = a.seed;
   j["model"] = model.name;
   j["dmax_source"] = dmax_source;
-  if (a.dmax) j["dmax"] = *a.dmax;
+  if (dmax) j["dmax"] = *dmax;
+  j["model_hash"] = model_hash;
+  if (rec.options || !rec.model_hash.empty()) {
+    nlohmann::ordered_json rj;
+    rj["options"] = rec.options ? options_json(*rec.options) : nlohmann::ordered_json(nullptr);
+    rj["dmax_source"] = rec.dmax_source;
+    rj["model"] = rec.model_name, rj["model_file"] = rec.model_file, rj["model_hash"] = rec.model_hash;
+    rj["model_matches"] = model_matches;
+    j["recorded"] = rj;
+  }
   for (const auto& [k, v] : gen::fields(gen::provenance())) j["provenance"][k] = v;
   nlohmann::ordered_json results = nlohmann::json::array();
   if (!a.json) {
     out << "check " << source << ": n=" << n << " thd=" << a.thd << " seed=" << a.seed << "; costs under model "
         << model.name << ", pilots' d_max from " << dmax_source << "\n";
     if (a.timed)
-      out << "note: the decisions use d_max timed on this host, the costs model " << model.name
+      out << "note: the pilots time d_max on this host (T timed; the calibration's B and D from model " << model.name
+          << "), v5's plan constants C, S, K, M and the costs from model " << model.name
           << " (two machines unless --model host)\n";
+    if (rec.options)
+      out << "options recorded in the file: " << gen::hunt::options_text(*rec.options) << "\n";
+    if (!model_matches)
+      out << "note: the file was written under model " << rec.model_name
+          << (rec.model_file.empty() ? "" : " (" + rec.model_file + ")") << ", hash " << rec.model_hash
+          << "; this run's model " << model.name << " has hash " << model_hash
+          << ": its figures are not the recorded ones\n";
   }
   bool all_exact = true;
   for (Fn f : fns) {
     const std::vector<float> expected = gen::oracle_output(input, f, a.thd);
-    const PilotOptions o = gen::options_for(PilotOptions{}, f, a.timed ? nullptr : &model, a.dmax);
+    PilotOptions o = gen::options_for(rec.options.value_or(PilotOptions{}), f, &model, dmax);
+    if (a.timed) o.d_max.reset();  // the pilot times blend for T
     for (Kernel k : kernels) {
       const gen::Evaluation e = gen::evaluate(k, f, a.thd, input, expected, o, model, a.corrupt_for_test);
       all_exact = all_exact && e.bit_exact;
@@ -239,6 +286,7 @@ int check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
       r["on_block_grid"] = g ? nlohmann::json(g->aligned) : nlohmann::json(nullptr);
       r["d_max"] = e.d_max ? nlohmann::json(*e.d_max) : nlohmann::json(nullptr);
       r["d_max_source"] = is_pilot(k) ? nlohmann::json(dmax_source) : nlohmann::json(nullptr);
+      r["options"] = is_pilot(k) ? options_json(o) : nlohmann::ordered_json(nullptr);
       if (g)
         r["model_cost_ns"] = {{"pilot", g->pilot_cost},          {"oracle", g->oracle_cost},
                               {"tile_oracle", g->tile_oracle_cost}, {"fixed", g->fixed_cost},
@@ -407,6 +455,38 @@ int gen_cmd(const GenArgs& a, std::ostream& out) {
   return 0;
 }
 
+// A whole number in [lo, hi], checked on the text before CLI11 converts it: "-1" for a size_t option would
+// otherwise wrap to 2^64 - 1, and "1e9" or "12x" would be refused without saying what is expected.
+CLI::Validator whole(uint64_t lo, uint64_t hi) {
+  const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  return CLI::Validator(
+      [lo, hi, range](std::string& s) -> std::string {
+        uint64_t v = 0;
+        const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+        if (s.empty() || p != s.data() + s.size() || (ec != std::errc{} && ec != std::errc::result_out_of_range))
+          return "expected a whole number in " + range + ", got '" + s + "'";
+        if (ec == std::errc::result_out_of_range || v < lo || v > hi)
+          return "expected a whole number in " + range + ", got " + s;
+        return {};
+      },
+      "", "whole");
+}
+
+// A finite number >= lo.
+CLI::Validator number_from(double lo) {
+  return CLI::Validator(
+      [lo](std::string& s) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(s.c_str(), &end);
+        if (s.empty() || *end || !std::isfinite(v) || v < lo)
+          return "expected a finite number >= " + fixed(lo, 0) + ", got '" + s + "'";
+        return {};
+      },
+      "", "number_from");
+}
+
+constexpr uint64_t kU64Max = ~uint64_t{0};
+
 }  // namespace
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -422,8 +502,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                                                "model and measured regret, GiB/s (Markdown, JSON, CSV, SVG)");
   rep->add_option("--out", ra.out, "Output directory for report.json, report.csv, report.md, heatmap.svg")
       ->capture_default_str();
-  rep->add_option("--tiles", ra.tiles, "Tiles of 4096 per case")->capture_default_str();
-  rep->add_option("--seed", ra.seed, "Seed of every random choice (printed)")->capture_default_str();
+  rep->add_option("--tiles", ra.tiles, "Tiles of 4096 per case")->capture_default_str()->check(whole(0, kU64Max));
+  rep->add_option("--seed", ra.seed, "Seed of every random choice (printed)")->capture_default_str()
+      ->check(whole(0, kU64Max));
   rep->add_option("--family", ra.families, "A family spec (name or name:knob=value,...); repeat; default: all");
   rep->add_option("--f", ra.fns, "Comma-separated f names, or all")->capture_default_str();
   rep->add_option("--pilots", ra.pilots, "Comma-separated pilots, or all")->capture_default_str();
@@ -431,7 +512,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   rep->add_flag("--no-sweeps", ra.no_sweeps, "Leave out the article's thd sweeps");
   rep->add_flag("--no-measure", ra.no_measure, "No timing (automatic under an emulator)");
   rep->add_flag("--quick", ra.quick, "Small: 24 tiles, 1 repeat, no sweeps");
-  rep->add_option("--reps", ra.reps, "Timing repeats (min is kept)")->capture_default_str();
+  rep->add_option("--reps", ra.reps, "Timing repeats (min is kept)")->capture_default_str()->check(whole(0, 1000000));
   rep->add_option("--model", ra.model, "Cost model: m5 or host")->capture_default_str();
   rep->add_option("--model-file", ra.model_file, "Host model file (from calibrate)")->capture_default_str();
 
@@ -451,8 +532,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   chk->add_flag("--trace", ca.trace, "Per decided tile: count, thresholds, the pilot's runs, the oracle's, the gap");
   chk->add_option("--model-file", ca.model_file, "Host model file (from calibrate)")->capture_default_str();
   chk->add_flag("--json", ca.json, "JSON on stdout");
-  chk->add_option("--n", ca.n, "Elements to generate from the pattern");
-  chk->add_option("--seed", ca.seed, "Seed for the data made from the pattern")->capture_default_str();
+  chk->add_option("--n", ca.n, "Elements to generate from the pattern")->check(whole(0, kU64Max));
+  chk->add_option("--seed", ca.seed, "Seed for the data made from the pattern")->capture_default_str()
+      ->check(whole(0, kU64Max));
   chk->add_option("--specials", ca.specials, "Rate of special values (NaN, inf, 0, subnormal) in pattern data");
   chk->add_flag("--corrupt-for-test", ca.corrupt_for_test, "Flip one output bit (tests the mismatch path)")
       ->group("");
@@ -460,17 +542,18 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   CalibrateArgs cal;
   CLI::App* calc = app.add_subcommand("calibrate", "Measure this host's model constants (B, D, C, S, K, M, V, T)");
   calc->add_option("--out", cal.out, "Model file to write")->capture_default_str();
-  calc->add_option("--tiles", cal.tiles, "Tiles of 4096 per measurement")->capture_default_str();
-  calc->add_option("--reps", cal.reps, "Repeats (min is kept)")->capture_default_str();
+  calc->add_option("--tiles", cal.tiles, "Tiles of 4096 per measurement")->capture_default_str()
+      ->check(whole(0, kU64Max));
+  calc->add_option("--reps", cal.reps, "Repeats (min is kept)")->capture_default_str()->check(whole(0, 1000000));
 
   CLI::App* fam = app.add_subcommand("families", "List the families and their knobs");
 
   GenArgs ga;
   CLI::App* gen_app = app.add_subcommand("gen", "Write a family's pattern and/or data");
   gen_app->add_option("--family", ga.family, "Family spec: name or name:knob=value,...")->required();
-  gen_app->add_option("--n", ga.n, "Elements")->capture_default_str();
+  gen_app->add_option("--n", ga.n, "Elements")->capture_default_str()->check(whole(0, kU64Max));
   gen_app->add_option("--thd", ga.thd, "Threshold for the data")->capture_default_str();
-  gen_app->add_option("--seed", ga.seed, "Seed")->capture_default_str();
+  gen_app->add_option("--seed", ga.seed, "Seed")->capture_default_str()->check(whole(0, kU64Max));
   gen_app->add_option("--specials", ga.specials, "Rate of special values in the data");
   gen_app->add_option("--pattern-out", ga.pattern_out, "Pattern file to write");
   gen_app->add_option("--f32-out", ga.f32_out, "Float32 file to write");
@@ -478,24 +561,32 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   HuntArgs ha;
   bool no_progress = false;
   CLI::App* hunt_app = app.add_subcommand("hunt", "Hunt dispatch countertests: the patterns where a pilot's choices "
-                                                   "cost most against the per-tile oracle (docs/hunt.md)");
+                                                   "cost most against the clairvoyant block oracle (docs/hunt.md)");
   hunt_app->add_option("--pilot", ha.pilots, "Comma-separated pilots (pilot_v4 or v4), or all")->capture_default_str();
   hunt_app->add_option("--f", ha.fns, "Comma-separated f names, or all")->capture_default_str();
   hunt_app->add_option("--model", ha.model, "m5, host, or a model file from calibrate")->capture_default_str();
   hunt_app->add_option("--model-file", ha.model_file, "Host model file for --model host")->capture_default_str();
   hunt_app->add_option("--seconds", ha.seconds, "Time cap per pilot x f (0: none); reported when it cuts the budget")
-      ->capture_default_str();
+      ->capture_default_str()->check(number_from(0));
   hunt_app->add_option("--budget", ha.budget, "Evaluations of the evolutionary search per pilot x f")
-      ->capture_default_str();
-  hunt_app->add_option("--seed", ha.seed, "Seed of every random choice (printed)")->capture_default_str();
+      ->capture_default_str()->check(whole(0, 100000000));
+  hunt_app->add_option("--seed", ha.seed, "Seed of every random choice (printed)")->capture_default_str()
+      ->check(whole(0, kU64Max));
   hunt_app->add_option("--out", ha.out, "Directory for the pattern files")->capture_default_str();
   hunt_app->add_option("--corpus", ha.corpus, "Where --save adds the best find of each pilot x f")
       ->capture_default_str();
   hunt_app->add_flag("--json", ha.json, "JSON on stdout: {\"best\": [...]} best first");
   hunt_app->add_flag("--save", ha.save, "Also add the best find of each pilot x f to --corpus");
-  hunt_app->add_option("--keep", ha.keep, "Finds per pilot x f (deduplicated by mechanism)")->capture_default_str();
-  hunt_app->add_option("--n", ha.n, "Elements per candidate (default: 36 tiles)")->capture_default_str();
-  hunt_app->add_option("--jobs", ha.jobs, "Pilot x f hunts in parallel")->capture_default_str();
+  hunt_app->add_option("--keep", ha.keep, "Finds per pilot x f (deduplicated by mechanism)")->capture_default_str()
+      ->check(whole(1, 1000));
+  hunt_app->add_option("--n", ha.n, "Elements per candidate (default: 36 tiles)")->capture_default_str()
+      ->check(whole(12288, kMaxElements));
+  hunt_app->add_option("--jobs", ha.jobs, "Pilot x f hunts in parallel")->capture_default_str()->check(whole(1, 64));
+  hunt_app->add_option("--fail-above", ha.fail_above,
+                       "Exit 1 (naming each) when a find's model regret is above this (for CI)")
+      ->check(number_from(0));
+  hunt_app->add_flag("--corrupt-for-test", ha.corrupt_for_test, "Nudge each find's figure (tests the re-score)")
+      ->group("");
   hunt_app->add_flag("--no-progress", no_progress, "No progress line, even on a terminal");
 
   std::vector<const char*> argv;
@@ -527,11 +618,14 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e, out, err);
   } catch (const CLI::ParseError& e) {
-    app.exit(e, out, err);
+    err << "maskapply: error: " << e.what() << "\nRun with --help or --help-all for more information.\n";
     return 2;
   } catch (const Usage& e) {
     err << cmd << ": error: " << e.what() << "\n";
     return 2;
+  } catch (const Unconfirmed& e) {
+    err << cmd << ": error: " << e.what() << "\n";
+    return 1;
   } catch (const std::bad_alloc&) {
     err << cmd << ": error: out of memory (impossible size?)\n";
     return 2;

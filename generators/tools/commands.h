@@ -20,13 +20,19 @@ struct Usage : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A result the tool refuses to stand behind (a hunt's find the traced kernel does not confirm): exit code 1, nothing
+// written.
+struct Unconfirmed : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 inline constexpr size_t kMaxElements = size_t{1} << 26;  // 256 MiB of floats: anything above is refused
 inline constexpr const char* kDefaultHostModel = "maskapply-host.json";
 
 // "all" or a comma-separated list of names.
 std::vector<Fn> parse_fns(const std::string& list, const std::vector<Fn>& all);
 std::vector<Kernel> parse_kernels(const std::string& list, const std::vector<Kernel>& all);
-// "m5", "host" (read from file) or "" (none).
+// "m5", "host" (read from file), a model file written by `maskapply calibrate`, or "" (none).
 std::optional<gen::CostModel> load_model(const std::string& which, const std::string& file);
 std::vector<std::string> split(const std::string& s, char sep);
 using gen::hunt::fixed;  // "1.31", "n/a" for NaN, "inf" (hunt/pattern_file.h)
@@ -82,6 +88,8 @@ struct HuntArgs {
   size_t keep = 3;             // finds per pilot x f
   size_t n = 8192 + 34 * 4096;
   int jobs = 1;
+  std::optional<double> fail_above;  // exit 1 when a find's model regret is above this
+  bool corrupt_for_test = false;     // nudge each find's figure so the traced re-score refuses it (tests only)
 };
 int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err);
 

@@ -15,6 +15,8 @@
 #include <thread>
 
 #include "commands.h"
+#include "evaluate.h"
+#include "provenance.h"
 #include "pattern_file.h"
 #include "search.h"
 
@@ -40,21 +42,13 @@ std::vector<Kernel> parse_pilots(const std::string& list) {
   return out;
 }
 
-gen::CostModel hunt_model(const std::string& which, const std::string& model_file) {
-  if (which == "m5" || which == "host") return *load_model(which, model_file);
-  // A file written by `maskapply calibrate`.
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(which, ec))
-    throw Usage("unknown model '" + which + "' (known: m5, host, or a model file written by `maskapply calibrate`)");
-  return *load_model("host", which);
-}
-
 struct Job {
   Kernel pilot;
   Fn f;
   uint64_t seed;
   hunt::HuntResult result;
   hunt::Find step;  // the one-knob baseline
+  PilotOptions options;  // what the hunt gave the pilot (the model's d_max and constants)
   std::vector<std::string> files;
 };
 
@@ -68,12 +62,37 @@ std::string seg_line(const gen::Pattern& p) {
   return out;
 }
 
-std::string pattern_file(const Job& j, const hunt::Find& f, const gen::CostModel& m, const PilotOptions& o,
-                         size_t n, const std::string& path, const std::string& model_arg) {
+// What `maskapply check` takes to load the same model: m5, host with its file, or the file itself.
+std::string model_arg(const HuntArgs& a) {
+  if (a.model == "host") return "host --model-file " + a.model_file;
+  return a.model;
+}
+
+std::string pattern_file(const Job& j, const hunt::Find& f, const gen::CostModel& m, const HuntArgs& a,
+                         const PilotOptions& o, const std::string& path) {
   hunt::FileInfo i;
-  i.pilot = j.pilot, i.f = j.f, i.model_name = m.name, i.model_arg = model_arg, i.options = o, i.n = n;
+  i.pilot = j.pilot, i.f = j.f, i.model = m, i.model_arg = model_arg(a), i.options = o, i.n = a.n;
+  i.model_file = a.model == "m5" ? "" : a.model == "host" ? a.model_file : a.model;
   i.path = path, i.found_by = "maskapply hunt --seed " + std::to_string(j.seed);
   return hunt::pattern_file(f, i);
+}
+
+// The find scored again as `maskapply check` scores its file: data made from the pattern (thd 0.5, seed 1, as
+// check's defaults), the real pilot kernel traced and compared with the oracle, its trace priced by
+// gen::model_regret. Empty when it confirms the hunt's figure to the bit; else what differs.
+std::string rescore(const Job& j, const hunt::Find& f, const gen::CostModel& m, const PilotOptions& o, size_t n,
+                    double claimed) {
+  const std::vector<float> input = gen::make_data(gen::selection(f.pattern, n), 0.5f, 1);
+  const std::vector<float> expected = gen::oracle_output(input, j.f, 0.5f);
+  const gen::Evaluation e = gen::evaluate(j.pilot, j.f, 0.5f, input, expected, o, m);
+  const std::string what = std::string(name(j.pilot)) + " " + std::string(name(j.f)) + ": ";
+  if (!e.bit_exact) return what + "the traced kernel is not bit-exact on the find: " + e.message;
+  const double traced = e.regret ? e.regret->vs_oracle : NAN;
+  if (traced == claimed || (std::isnan(traced) && std::isnan(claimed))) return {};
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "the hunt's fast evaluation gives model regret %.17g, the traced kernel %.17g",
+                claimed, traced);
+  return what + buf;
 }
 
 }  // namespace
@@ -81,8 +100,9 @@ std::string pattern_file(const Job& j, const hunt::Find& f, const gen::CostModel
 int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
   const std::vector<Kernel> pilots = parse_pilots(a.pilots);
   const std::vector<Fn> fns = parse_fns(a.fns, {kArticleFns.begin(), kArticleFns.end()});
-  const gen::CostModel model = hunt_model(a.model, a.model_file);
+  const gen::CostModel model = *load_model(a.model, a.model_file);
   if (!(a.seconds >= 0)) throw Usage("--seconds must be >= 0");
+  if (a.fail_above && !(*a.fail_above >= 0)) throw Usage("--fail-above must be a number >= 0");
   if (a.jobs < 1 || a.jobs > 64) throw Usage("--jobs must be in [1, 64]");
   if (a.n < 2 * 4096 + 4096 || a.n > kMaxElements) throw Usage("--n must be in [12288, 2^26]");
   {
@@ -94,7 +114,7 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
   }
   std::vector<Job> jobs;
   for (Kernel k : pilots)
-    for (Fn f : fns) jobs.push_back(Job{k, f, a.seed, {}, {}, {}});
+    for (Fn f : fns) jobs.push_back(Job{k, f, a.seed, {}, {}, {}, {}});
   if (!a.json)
     out << "maskapply hunt: seed " << a.seed << ", model " << model.name << ", n = " << a.n << ", budget " << a.budget
         << " evaluations per pilot x f, cap " << a.seconds << " s each, " << a.jobs << " job(s)\n";
@@ -130,6 +150,7 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
       c.budget = a.budget, c.seconds = a.seconds, c.keep = a.keep;
       c.progress = [&, i](const hunt::Progress& p) { progress(i, p); };
       j.result = hunt::hunt(ev, c);
+      j.options = ev.scorer().options();
       hunt::Evaluator base(j.pilot, j.f, model, PilotOptions{}, a.n);
       j.step = hunt::step_sweep(base, base.scorer().options().tile);
     }
@@ -141,25 +162,46 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
   if (a.progress) err << "\n";
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
+  // Every find scored again by the traced kernel before anything is written: one that differs is refused.
+  for (Job& j : jobs) {
+    const PilotOptions o = j.options;
+    for (hunt::Find& f : j.result.finds) {
+      const double claimed = a.corrupt_for_test ? std::nextafter(f.score.regret, INFINITY) : f.score.regret;
+      if (const std::string e = rescore(j, f, model, o, a.n, claimed); !e.empty())
+        throw Unconfirmed("a find the traced kernel does not confirm, so no file was written: " + e +
+                          "\npattern:\n" + gen::to_text(f.pattern));
+    }
+  }
   // Files: every find into --out; the best of each pilot x f into --corpus with --save.
   std::error_code ec;
   std::filesystem::create_directories(a.out, ec);
   if (ec) throw std::runtime_error("cannot create '" + a.out + "': " + ec.message());
-  const std::string model_arg = a.model;
   for (Job& j : jobs) {
-    const PilotOptions o = gen::model_options(model, j.f);
     for (size_t r = 0; r < j.result.finds.size(); ++r) {
       const hunt::Find& f = j.result.finds[r];
       const std::string base = hunt::pattern_file_name(j.pilot, j.f, f.score.regret);
       const std::string path = (std::filesystem::path(a.out) / base).string();
-      write_file(path, pattern_file(j, f, model, o, a.n, path, model_arg));
+      write_file(path, pattern_file(j, f, model, a, j.options, path));
       j.files.push_back(path);
       if (a.save && r == 0) {
         const std::string cpath = (std::filesystem::path(a.corpus) / ("hunt-" + base)).string();
-        write_file(cpath, pattern_file(j, f, model, o, a.n, cpath, model_arg));
+        write_file(cpath, pattern_file(j, f, model, a, j.options, cpath));
       }
     }
   }
+  // --fail-above: every find above the bar, named.
+  std::vector<std::string> above;
+  for (const Job& j : jobs)
+    for (size_t r = 0; r < j.result.finds.size(); ++r)
+      if (a.fail_above && j.result.finds[r].score.regret > *a.fail_above)
+        above.push_back(std::string(name(j.pilot)) + " " + std::string(name(j.f)) + " " +
+                        fixed(j.result.finds[r].score.regret, 4) + " (" + j.files[r] + ")");
+  const auto fail = [&]() {
+    if (above.empty()) return 0;
+    err << "maskapply hunt: " << above.size() << " find(s) above --fail-above " << *a.fail_above << ":\n";
+    for (const std::string& s : above) err << "  " << s << "\n";
+    return 1;
+  };
   // Best first.
   std::vector<size_t> order(jobs.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -168,12 +210,18 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
 
   if (a.json) {
     nlohmann::ordered_json j;
+    j["schema_version"] = 2;  // 2: provenance, model_file, model_hash, options, fail_above, above
+    for (const auto& [k, v] : gen::fields(gen::provenance())) j["provenance"][k] = v;
     j["seed"] = a.seed;
     j["model"] = model.name;
+    j["model_file"] = a.model == "m5" ? nlohmann::json(nullptr) : nlohmann::json(a.model == "host" ? a.model_file : a.model);
+    j["model_hash"] = hunt::model_hash(model);
     j["n"] = a.n;
     j["budget"] = a.budget;
     j["seconds_cap"] = a.seconds;
     j["seconds"] = total;
+    j["fail_above"] = a.fail_above ? nlohmann::json(*a.fail_above) : nlohmann::json(nullptr);
+    j["above"] = above;
     nlohmann::ordered_json arr = nlohmann::json::array();
     for (size_t i : order) {
       const Job& jb = jobs[i];
@@ -185,6 +233,8 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
         e["model_regret"] = f.score.regret;
         e["vs_fixed"] = f.score.vs_fixed;
         e["pattern"] = gen::to_text(f.pattern);
+        e["options"] = hunt::options_text(jb.options);
+        e["d_max"] = jb.options.d_max ? nlohmann::json(*jb.options.d_max) : nlohmann::json(nullptr);
         e["file"] = jb.files[r];
         e["mechanism"] = f.score.mechanism.words();
         e["mechanism_key"] = f.score.mechanism.key();
@@ -205,7 +255,7 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
     });
     j["best"] = arr;
     out << j.dump(2) << "\n";
-    return 0;
+    return fail();
   }
   out << "\n| pilot | f | model regret | vs fixed | seeds | adversary | step sweep | evals | s | mechanism | pattern |\n"
       << "|---|---|---|---|---|---|---|---|---|---|---|\n";
@@ -227,7 +277,7 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
       out << "note: the time cap stopped " << name(jobs[i].pilot) << " " << name(jobs[i].f) << " after "
           << jobs[i].result.evaluations << " evaluations in all (seeds, adversary, evolution; the evolution's "
           << "budget was " << a.budget << "): the result depends on this machine's speed\n";
-  return 0;
+  return fail();
 }
 
 }  // namespace maskapply::cli
