@@ -1,0 +1,804 @@
+// SPDX-License-Identifier: MIT
+// The certified worst case (bound.h; docs/bound.md has the argument this code follows, part by part).
+#include "bound.h"
+
+#include <time.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+#include <stdexcept>
+
+#include "fast_pilot.h"
+#include "regret.h"
+#include "search.h"
+
+namespace maskapply::gen::hunt {
+
+namespace {
+
+constexpr double kNeg = -std::numeric_limits<double>::infinity();
+
+double cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+// Groups of 16 packed lanes a run's packed pass adds when a block with a selected elements follows a count whose
+// residue mod 16 is r: ceil((r + a) / 16) - ceil(r / 16). Summed over a run it telescopes to ceil(P / 16).
+inline unsigned inc(unsigned r, unsigned a) { return (r + a + 15) / 16 - (r + 15) / 16; }
+
+// A count carried in the state: exact below K; from K on only "at least K" and, with residue, its value mod 16
+// (what the packed pass's rounding needs). Indices 0 .. K-1 exact, K .. K+15 (or K) saturated.
+struct Ctr {
+  size_t K = 1;
+  bool residue = true;
+  size_t size() const { return K + (residue ? 16 : 1); }
+  size_t from_count(size_t c) const { return c < K ? c : K + (residue ? c % 16 : 0); }
+  // A count the index stands for: itself, or the least c >= K with the index's residue (any c >= K with that
+  // residue routes alike: every predicate a stage's end reads is constant from K on, by the choice of K).
+  size_t rep(size_t i) const {
+    if (i < K) return i;
+    if (!residue) return K;
+    const size_t r = i - K;
+    return K + (r + 16 - K % 16) % 16;
+  }
+  size_t add(size_t i, unsigned a) const {
+    if (i < K) return from_count(i + a);
+    return residue ? K + (i - K + a) % 16 : K;
+  }
+  unsigned res(size_t i) const { return static_cast<unsigned>(i < K ? i % 16 : i - K); }
+};
+
+// Oracle states inside a tile: a run that just ended (END; a blend block is END -> END), an open blend_skip
+// run (BS), an open detour over empty blocks only (DE), an open detour-family run k with its count since its
+// start mod 16 (W + 16 k + r). Boundary states between tiles: END or BS, each with the last block's emptiness.
+constexpr size_t END = 0, BS = 1, DE = 2, W = 3, NO = 3 + 64;
+constexpr std::array<Strategy, 4> kWin{Strategy::detour, Strategy::detour_skip, Strategy::compact,
+                                       Strategy::compact_skip};
+
+using Emit = std::function<void(int target, size_t count, double extra)>;  // target >= 0 stage, < 0 exit -1-label
+struct Stage {
+  size_t b0 = 0, b1 = 0;  // blocks of the tile
+  Strategy s = Strategy::blend;
+  bool run_start = true;  // b0 starts a pilot run (its first block compared with "non-empty"; count from 0)
+  Ctr ctr;
+  std::function<void(size_t count, const Emit&)> route;  // at b1: where each count goes
+};
+
+struct TileModel {
+  size_t blocks = 0;
+  double init = 0;  // the probe's cost
+  size_t labels = 1;
+  std::vector<Stage> stages;
+};
+
+// The pilots' rules in counts, restated from the article and hunt::simulate (same thresholds, same integer
+// conversions). Outcome: a Strategy for the whole tile, or kVerified.
+constexpr int kVerified = 100;
+struct Rules {
+  Kernel pilot;
+  PilotOptions o;
+  double dm;
+  long long hi, xlo, lo;
+  explicit Rules(Kernel k, const PilotOptions& opt) : pilot(k), o(opt), dm(*opt.d_max) {
+    const double p = static_cast<double>(o.probe);
+    const auto conv = [&](double x) { return static_cast<long long>(std::min(2.0, std::max(-2.0, x)) * p); };
+    hi = conv(dm), xlo = conv(o.xlo), lo = conv(o.lo);
+  }
+  Strategy blend_branch(long long c) const { return c < xlo ? Strategy::blend_skip : Strategy::blend; }
+  Strategy below_hi(long long c) const {
+    return c < xlo ? Strategy::compact_skip : c < lo ? Strategy::compact : Strategy::detour;
+  }
+  long long scaled_probe(size_t c, size_t len) const {
+    return static_cast<long long>(len == o.probe ? c : c * o.probe / len);
+  }
+  long long scaled(size_t c, size_t len) const { return static_cast<long long>(c * o.probe / len); }
+  // Judged by the probe (v2, v3, v3.5, v4 trusting it).
+  int probe_outcome(long long c) const {
+    switch (pilot) {
+      case Kernel::pilot_v2:
+        return static_cast<int>(c > hi ? blend_branch(c) : c < xlo ? Strategy::detour_skip : Strategy::detour);
+      case Kernel::pilot_v3: return static_cast<int>(c > hi ? blend_branch(c) : below_hi(c));
+      default: return c > hi ? (hi < 0 ? static_cast<int>(blend_branch(c)) : kVerified) : static_cast<int>(below_hi(c));
+    }
+  }
+  // v4 not trusting the probe, judged by prev: the strategy, and whether the tile's count becomes prev.
+  std::pair<Strategy, bool> prev_outcome(long long c) const {
+    if (c > hi) return hi < 0 ? std::pair{blend_branch(c), false} : std::pair{Strategy::detour, true};
+    return {below_hi(c), true};
+  }
+  // The verified blend's piece bails when cur / len < bail * d_max (the same double expression): the least
+  // count that does not bail.
+  size_t no_bail_from(size_t len) const {
+    for (size_t c = 0; c <= len; ++c)
+      if (!(static_cast<double>(c) / static_cast<double>(len) < o.bail * dm)) return c;
+    return len + 1;
+  }
+};
+
+// K for a predicate over counts 0..max: one past its last change (constant from there on), at least lo.
+size_t cap_for(size_t max, size_t lo, const std::function<long long(size_t)>& key) {
+  size_t K = lo;
+  for (size_t c = 0; c < max; ++c)
+    if (key(c) != key(c + 1)) K = std::max(K, c + 2);
+  return K;
+}
+
+// v4's classes of prev: the distinct outcomes of prev_outcome over 0..probe.
+struct Classes {
+  std::vector<std::pair<Strategy, bool>> keys;
+  std::vector<int> of;  // class of each prev value 0..probe
+  Classes(const Rules& r) {
+    for (size_t p = 0; p <= r.o.probe; ++p) {
+      const auto k = r.prev_outcome(static_cast<long long>(p));
+      auto it = std::find(keys.begin(), keys.end(), k);
+      if (it == keys.end()) keys.push_back(k), it = keys.end() - 1;
+      of.push_back(static_cast<int>(it - keys.begin()));
+    }
+  }
+  int cls(long long p) const { return of[static_cast<size_t>(std::clamp<long long>(p, 0, static_cast<long long>(of.size()) - 1))]; }
+};
+
+
+// The stages of one tile of `blocks` blocks. mode 0: v1 (no probe) or judged by the probe; mode 1 + k: v4 judged
+// by prev of class k. Labels: v4 probe mode 0 = no bail, 1 + k = bailed with the rest's class k; v4 prev mode: the
+// class of the tile's count (or k when it does not update prev); else 0.
+TileModel build_tile(const Rules& r, const Classes& cl, const CostModel& m, Fn f, size_t blocks, int mode) {
+  TileModel t;
+  t.blocks = blocks;
+  const size_t size = blocks * 16;
+  const bool v4 = r.pilot == Kernel::pilot_v4;
+  const CostModel* mm = &m;  // lives in the Setting, as the routes do
+  const auto expand_extra = [mm, f](Strategy s, size_t run_blocks, size_t c) {
+    return c > 0 ? static_cast<double>(run_blocks) * 4 * terms(*mm, f, s).expand_any : 0.0;
+  };
+  if (r.pilot == Kernel::pilot_v1 || mode > 0) {
+    Strategy s;
+    bool updates = false;
+    int keep = 0;
+    if (mode == 0) {
+      s = r.dm < 0 ? Strategy::blend : Strategy::detour;
+    } else {
+      keep = mode - 1;
+      std::tie(s, updates) = cl.keys[static_cast<size_t>(keep)];
+      t.labels = cl.keys.size();
+    }
+    Stage st;
+    st.b0 = 0, st.b1 = blocks, st.s = s;
+    st.ctr.K = updates ? cap_for(size, 1, [&](size_t c) { return cl.cls(r.scaled(c, size)); }) : 1;
+    st.route = [=, &cl](size_t c, const Emit& emit) {
+      emit(-1 - (updates ? cl.cls(r.scaled(c, size)) : keep), 0, expand_extra(s, blocks, c));
+    };
+    t.stages.push_back(st);
+    return t;
+  }
+  // Judged by the probe.
+  const size_t plen = std::min(r.o.probe, size), pb = plen / 16;
+  t.init = probe_cost(m, plen);
+  if (v4) t.labels = 1 + cl.keys.size();
+  std::vector<int> outcomes;
+  for (size_t c = 0; c <= plen; ++c) {
+    const int oc = r.probe_outcome(r.scaled_probe(c, plen));
+    if (std::find(outcomes.begin(), outcomes.end(), oc) == outcomes.end()) outcomes.push_back(oc);
+  }
+  for (const int oc : outcomes) {
+    const auto member = [=](size_t c) { return static_cast<long long>(r.probe_outcome(r.scaled_probe(c, plen)) == oc); };
+    const size_t Kp = cap_for(plen, 1, member);
+    if (oc != kVerified) {
+      const Strategy s = static_cast<Strategy>(oc);
+      const size_t head = t.stages.size();
+      Stage a;
+      a.b0 = 0, a.b1 = pb, a.s = s;
+      a.ctr.K = Kp;
+      if (pb == blocks) {
+        a.route = [=](size_t c, const Emit& emit) {
+          if (member(c)) emit(-1, 0, expand_extra(s, blocks, c));
+        };
+        t.stages.push_back(a);
+        continue;
+      }
+      a.route = [=](size_t c, const Emit& emit) {
+        if (member(c)) emit(static_cast<int>(head + 1), c, 0.0);
+      };
+      Stage b;
+      b.b0 = pb, b.b1 = blocks, b.s = s, b.run_start = false;
+      b.ctr.K = 1;
+      b.route = [=](size_t c, const Emit& emit) { emit(-1, 0, expand_extra(s, blocks, c)); };
+      t.stages.push_back(a), t.stages.push_back(b);
+      continue;
+    }
+    // The verified blend: pieces of len (the last one to the tile's end), each but the last may bail.
+    const size_t vb = r.o.verify_blocks;
+    const size_t len = size / vb ? size / vb : size, nb = size / vb ? vb : 1, lb = len / 16;
+    const size_t thr = r.no_bail_from(len);
+    // Stage indices: head = probe part of piece 0, then piece 0's rest (when the probe ends inside it), then
+    // pieces 1 .. nb-1, then the detour after a bail at the end of piece k (k < nb - 1).
+    const size_t head = t.stages.size();
+    const bool split = pb < (nb == 1 ? blocks : lb);
+    const size_t first_piece = head + (split ? 1 : 0);  // the stage that ends piece 0
+    const size_t pieces_from = first_piece + 1;          // piece k >= 1 is stage pieces_from + k - 1
+    const size_t detours_from = pieces_from + (nb - 1);  // bail after piece k: stage detours_from + k
+    const auto piece_end = [=](size_t k) { return k + 1 == nb ? blocks : (k + 1) * lb; };
+    const auto after_piece = [=](size_t k) {
+      // Where piece k's count goes at its end (the last piece never bails).
+      return [=, &cl](size_t c, const Emit& emit) {
+        if (k + 1 == nb) {
+          emit(-1, 0, 0.0);
+        } else if (c < thr) {
+          emit(static_cast<int>(detours_from + k), 0, 0.0);
+        } else {
+          emit(static_cast<int>(pieces_from + k), 0, 0.0);
+        }
+        (void)cl;
+      };
+    };
+    const size_t last_need = nb == 1 ? 0 : thr;  // piece 0's count is read at its end unless it is the last
+    Stage a;
+    a.b0 = 0, a.b1 = pb, a.s = Strategy::blend_verified;
+    a.ctr.K = std::max<size_t>({Kp, last_need, 1});
+    a.ctr.residue = false;
+    if (split) {
+      a.route = [=](size_t c, const Emit& emit) {
+        if (member(c)) emit(static_cast<int>(head + 1), c, 0.0);
+      };
+      t.stages.push_back(a);
+      Stage b;
+      b.b0 = pb, b.b1 = piece_end(0), b.s = Strategy::blend_verified, b.run_start = false;
+      b.ctr.K = std::max<size_t>(last_need, 1), b.ctr.residue = false;
+      b.route = after_piece(0);
+      t.stages.push_back(b);
+    } else {
+      const auto next = after_piece(0);
+      a.route = [=](size_t c, const Emit& emit) {
+        if (member(c)) next(c, emit);
+      };
+      t.stages.push_back(a);
+    }
+    for (size_t k = 1; k < nb; ++k) {
+      Stage p;
+      p.b0 = k * lb, p.b1 = piece_end(k), p.s = Strategy::blend_verified, p.run_start = false;
+      p.ctr.K = k + 1 == nb ? 1 : std::max<size_t>(thr, 1), p.ctr.residue = false;
+      p.route = after_piece(k);
+      t.stages.push_back(p);
+    }
+    for (size_t k = 0; k + 1 < nb; ++k) {
+      Stage d;
+      d.b0 = piece_end(k), d.b1 = blocks, d.s = Strategy::detour;
+      const size_t rest = size - 16 * d.b0, run_blocks = blocks - d.b0;
+      d.ctr.K = v4 ? cap_for(rest, 1, [&](size_t c) { return cl.cls(r.scaled(c, rest)); }) : 1;
+      d.route = [=, &cl](size_t c, const Emit& emit) {
+        emit(v4 ? -2 - cl.cls(r.scaled(c, rest)) : -1, 0, expand_extra(Strategy::detour, run_blocks, c));
+      };
+      t.stages.push_back(d);
+    }
+  }
+  return t;
+}
+
+// What a block costs the oracle by its run, and the pilot by its stage (StrategyTerms of cost_model.h, per
+// block of 4 registers, as regret.cpp's oracle_dp and BlockCosts::run_cost charge them).
+struct Costs {
+  StrategyTerms blend, bskip, win[4];
+  double C4, M;
+  Costs(const CostModel& m, Fn f) : blend(terms(m, f, Strategy::blend)), bskip(terms(m, f, Strategy::blend_skip)) {
+    for (size_t k = 0; k < 4; ++k) win[k] = terms(m, f, kWin[k]);
+    C4 = 4 * m.C, M = m.M;
+  }
+  // The least any block costs the oracle (every term below is >= it): O(x) >= blocks x this.
+  double min_block() const {
+    double v = std::min({blend.full, bskip.empty, bskip.full, C4});
+    for (const StrategyTerms& t : win) v = std::min({v, t.empty + 4 * t.expand_any, t.full + 4 * t.expand_any});
+    return v;
+  }
+};
+
+struct Block {
+  uint8_t a = 0, ne = 0;
+};
+
+// One tile's dynamic program, for one entry boundary state (END / BS, previous block empty), giving the best
+// value per exit (boundary state x label); with witness, also the blocks of the best path to `want`.
+class TileDP {
+ public:
+  TileDP(const TileModel& t, const Costs& c, const CostModel& m, Fn f, double lambda)
+      : t_(t), c_(c), lambda_(lambda) {
+    for (const Stage& s : t_.stages) pilot_.push_back(terms(m, f, s.s));
+  }
+  std::vector<double> run(size_t entry, bool keep = false);
+  std::vector<Block> backtrack(size_t exit_index);
+
+ private:
+  struct Arr {
+    std::vector<double> v;  // [(o * 2 + pe) * L + i]
+    bool alive[NO][2] = {};
+  };
+  const TileModel& t_;
+  const Costs& c_;
+  double lambda_;
+  std::vector<StrategyTerms> pilot_;
+  bool keep_ = false;
+  std::vector<std::vector<Arr>> post_, pre_;  // per boundary j, per stage (kept for the witness)
+  std::vector<double> exits_;
+
+  void step(size_t si, size_t j, const Arr& in, Arr& out) const;
+  // The moves into oracle state o2 (calls fn(source o or -1 for "any ended", oracle cost without ne, oracle
+  // ne coefficient)). Sources: END: blend from any; BS: continue or new; DE (empty): continue or new; W.
+  template <class Fn2>
+  void moves(unsigned a, bool pe, Fn2&& fn) const;
+  double pilot_block(size_t si, size_t j, unsigned a, bool pe, unsigned ne) const {
+    const Stage& s = t_.stages[si];
+    const StrategyTerms& p = pilot_[si];
+    const bool e = a == 0, pe_eff = (s.run_start && j == s.b0) ? false : pe;
+    return (e ? p.empty : p.full) + ne * p.nonempty_reg + (e != pe_eff ? p.sw : 0.0);
+  }
+};
+
+template <class Fn2>
+void TileDP::moves(unsigned a, bool pe, Fn2&& fn) const {
+  const bool e = a == 0;
+  const double M = c_.M;
+  fn(-1, END, c_.blend.full, 0.0);
+  fn(-1, BS, (e ? c_.bskip.empty : c_.bskip.full) + (e ? M : 0.0), 0.0);
+  fn(static_cast<int>(BS), BS, (e ? c_.bskip.empty : c_.bskip.full) + (e != pe ? M : 0.0), 0.0);
+  if (e) fn(-1, DE, c_.C4, 0.0), fn(static_cast<int>(DE), DE, c_.C4, 0.0);
+  for (size_t k = 0; k < 4; ++k) {
+    const StrategyTerms& w = c_.win[k];
+    const double base = (e ? w.empty : w.full) + 4 * w.expand_any;
+    fn(-1, W + 16 * k + a % 16, base + (e ? w.sw : 0.0) + w.group * inc(0, a), w.nonempty_reg);
+    for (unsigned r = 0; r < 16; ++r)
+      fn(static_cast<int>(W + 16 * k + r), W + 16 * k + (r + a) % 16,
+         base + (e != pe ? w.sw : 0.0) + w.group * inc(r, a), w.nonempty_reg);
+  }
+}
+
+void TileDP::step(size_t si, size_t j, const Arr& in, Arr& out) const {
+  const Stage& s = t_.stages[si];
+  const Ctr& ct = s.ctr;
+  const size_t L = ct.size();
+  out.v.assign(NO * 2 * L, kNeg);
+  for (auto& x : out.alive) x[0] = x[1] = false;
+  std::vector<double> any(2 * L, kNeg);  // the best over oracle states: where a new run may start
+  bool any_alive[2] = {false, false};
+  for (size_t o = 0; o < NO; ++o)
+    for (int pe = 0; pe < 2; ++pe) {
+      if (!in.alive[o][pe]) continue;
+      any_alive[pe] = true;
+      const double* src = in.v.data() + (o * 2 + pe) * L;
+      double* d = any.data() + pe * L;
+      for (size_t i = 0; i < L; ++i) d[i] = std::max(d[i], src[i]);
+    }
+  const StrategyTerms& p = pilot_[si];
+  std::vector<double> gi(L);
+  std::vector<size_t> nx(L);
+  for (unsigned a = 0; a <= 16; ++a) {
+    for (size_t i = 0; i < L; ++i) {
+      nx[i] = ct.add(i, a);
+      gi[i] = p.group != 0 ? p.group * inc(ct.res(i), a) : 0.0;
+    }
+    const size_t lim = ct.K > a ? ct.K - a : 0;  // i < lim: nx = i + a
+    const unsigned ne_lo = (a + 3) / 4, ne_hi = std::min(4u, a);
+    const bool e = a == 0;
+    for (int pe = 0; pe < 2; ++pe) {
+      if (!any_alive[pe]) continue;
+      moves(a, pe, [&](int from, size_t o2, double ob, double onr) {
+        const double* src;
+        if (from < 0) {
+          src = any.data() + pe * L;
+        } else {
+          if (!in.alive[from][pe]) return;
+          src = in.v.data() + (static_cast<size_t>(from) * 2 + pe) * L;
+        }
+        const double coef = p.nonempty_reg - lambda_ * onr;
+        const unsigned ne = coef > 0 ? ne_hi : ne_lo;
+        const double w = pilot_block(si, j, a, pe, ne) - lambda_ * (ob + ne * onr);
+        double* dst = out.v.data() + (o2 * 2 + e) * L;
+        out.alive[o2][e] = true;
+        double* ds = dst + a;
+        const double* g = gi.data();
+        for (size_t i = 0; i < lim; ++i) {
+          const double v = (src[i] + g[i]) + w;
+          ds[i] = ds[i] < v ? v : ds[i];
+        }
+        for (size_t i = lim; i < L; ++i) {
+          const double v = (src[i] + g[i]) + w;
+          dst[nx[i]] = std::max(dst[nx[i]], v);
+        }
+      });
+    }
+  }
+}
+
+std::vector<double> TileDP::run(size_t entry, bool keep) {
+  keep_ = keep;
+  const size_t G = t_.blocks, S = t_.stages.size();
+  exits_.assign(4 * t_.labels, kNeg);
+  std::vector<Arr> cur(S), nxt(S);
+  std::vector<bool> live(S, false);
+  if (keep) post_.assign(G + 1, std::vector<Arr>(S)), pre_.assign(G + 1, std::vector<Arr>(S));
+  const size_t eo = entry / 2 ? BS : END;
+  const bool epe = entry % 2;
+  for (size_t si = 0; si < S; ++si) {
+    const Stage& s = t_.stages[si];
+    if (s.b0 != 0) continue;
+    cur[si].v.assign(NO * 2 * s.ctr.size(), kNeg);
+    cur[si].v[(eo * 2 + epe) * s.ctr.size() + s.ctr.from_count(0)] = t_.init;
+    cur[si].alive[eo][epe] = true;
+    live[si] = true;
+  }
+  for (size_t j = 0; j < G; ++j) {
+    if (keep)
+      for (size_t si = 0; si < S; ++si)
+        if (live[si]) post_[j][si] = cur[si];
+    std::vector<bool> nlive(S, false), stepped(S, false);
+    for (size_t si = 0; si < S; ++si) {
+      if (!live[si] || t_.stages[si].b1 <= j) continue;
+      step(si, j, cur[si], nxt[si]);
+      stepped[si] = true;
+    }
+    // Boundary j + 1: stages that end here route their counts; the others carry on.
+    for (size_t si = 0; si < S; ++si)
+      if (stepped[si] && t_.stages[si].b1 != j + 1) std::swap(cur[si], nxt[si]), nlive[si] = true;
+    for (size_t si = 0; si < S; ++si) {
+      if (!stepped[si]) continue;
+      const Stage& s = t_.stages[si];
+      if (s.b1 != j + 1) continue;
+      if (keep) pre_[j + 1][si] = nxt[si];
+      const size_t L = s.ctr.size();
+      for (size_t o = 0; o < NO; ++o)
+        for (int pe = 0; pe < 2; ++pe) {
+          if (!nxt[si].alive[o][pe]) continue;
+          for (size_t i = 0; i < L; ++i) {
+            const double v = nxt[si].v[(o * 2 + pe) * L + i];
+            if (v == kNeg) continue;
+            s.route(s.ctr.rep(i), [&](int target, size_t count, double extra) {
+              if (target < 0) {
+                const size_t label = static_cast<size_t>(-1 - target);
+                const size_t x = (o == BS ? 2 : 0) + pe;
+                double& ex = exits_[x * t_.labels + label];
+                ex = std::max(ex, v + extra);
+                return;
+              }
+              const size_t ti = static_cast<size_t>(target);
+              const Stage& ts = t_.stages[ti];
+              Arr& dst = cur[ti];
+              if (!nlive[ti]) {
+                dst.v.assign(NO * 2 * ts.ctr.size(), kNeg);
+                for (auto& x : dst.alive) x[0] = x[1] = false;
+                nlive[ti] = true;
+              }
+              double& d = dst.v[(o * 2 + pe) * ts.ctr.size() + ts.ctr.from_count(count)];
+              d = std::max(d, v + extra);
+              dst.alive[o][pe] = true;
+            });
+          }
+        }
+    }
+    live = nlive;
+  }
+  return exits_;
+}
+
+std::vector<Block> TileDP::backtrack(size_t exit_index) {
+  const size_t G = t_.blocks, S = t_.stages.size();
+  const size_t label = exit_index % t_.labels, x = exit_index / t_.labels;
+  std::vector<Block> out(G);
+  // The state at boundary j (before routing when at a stage's end).
+  size_t si = 0, o = 0, i = 0;
+  int pe = 0;
+  const auto best_route_into = [&](size_t j, auto accept) {  // over stages ending at j: the best pre-route state
+    double best = kNeg;
+    size_t bs = 0, bo = 0, bi = 0;
+    int bpe = 0;
+    for (size_t s2 = 0; s2 < S; ++s2) {
+      const Stage& s = t_.stages[s2];
+      if (s.b1 != j || pre_[j][s2].v.empty()) continue;
+      const size_t L = s.ctr.size();
+      for (size_t oo = 0; oo < NO; ++oo)
+        for (int p = 0; p < 2; ++p) {
+          if (!pre_[j][s2].alive[oo][p]) continue;
+          for (size_t ii = 0; ii < L; ++ii) {
+            const double v = pre_[j][s2].v[(oo * 2 + p) * L + ii];
+            if (v == kNeg) continue;
+            s.route(s.ctr.rep(ii), [&](int target, size_t count, double extra) {
+              if (accept(target, count, oo, p) && v + extra > best) best = v + extra, bs = s2, bo = oo, bi = ii, bpe = p;
+            });
+          }
+        }
+    }
+    si = bs, o = bo, i = bi, pe = bpe;
+    return best;
+  };
+  best_route_into(G, [&](int target, size_t, size_t oo, int p) {
+    return target == -1 - static_cast<int>(label) && ((oo == BS ? 2u : 0u) + static_cast<unsigned>(p)) == x;
+  });
+  for (size_t j = G; j-- > 0;) {
+    // (si, o, pe, i) after block j (pre-route at j + 1). Find its predecessor at boundary j.
+    const Stage& s = t_.stages[si];
+    const Arr& in = post_[j][si];
+    const size_t L = s.ctr.size();
+    const StrategyTerms& p = pilot_[si];
+    double best = kNeg;
+    size_t bo = 0, bi = 0;
+    int bpe = 0;
+    Block bb;
+    for (unsigned a = 0; a <= 16; ++a) {
+      if ((a == 0) != (pe == 1)) continue;
+      const unsigned ne_lo = (a + 3) / 4, ne_hi = std::min(4u, a);
+      for (int ppe = 0; ppe < 2; ++ppe)
+        moves(a, ppe, [&](int from, size_t o2, double ob, double onr) {
+          if (o2 != o) return;
+          const double coef = p.nonempty_reg - lambda_ * onr;
+          const unsigned ne = coef > 0 ? ne_hi : ne_lo;
+          const double w = pilot_block(si, j, a, ppe, ne) - lambda_ * (ob + ne * onr);
+          for (size_t ii = 0; ii < L; ++ii) {
+            if (s.ctr.add(ii, a) != i) continue;
+            const double g = p.group != 0 ? p.group * inc(s.ctr.res(ii), a) : 0.0;
+            size_t src_o = 0;
+            double sv = kNeg;
+            if (from < 0) {
+              for (size_t oo = 0; oo < NO; ++oo)
+                if (in.alive[oo][ppe] && in.v[(oo * 2 + ppe) * L + ii] > sv) sv = in.v[(oo * 2 + ppe) * L + ii], src_o = oo;
+            } else if (in.alive[from][ppe]) {
+              sv = in.v[(static_cast<size_t>(from) * 2 + ppe) * L + ii], src_o = static_cast<size_t>(from);
+            }
+            if (sv == kNeg) continue;
+            const double v = (sv + g) + w;
+            if (v > best) best = v, bo = src_o, bi = ii, bpe = ppe, bb = Block{static_cast<uint8_t>(a), static_cast<uint8_t>(ne)};
+          }
+        });
+    }
+    out[j] = bb;
+    o = bo, i = bi, pe = bpe;
+    if (j > 0 && s.b0 == j) {  // the stage began here: find the route into it
+      const size_t want_stage = si, want_o = o, want_i = i;
+      const int want_pe = pe;
+      best_route_into(j, [&](int target, size_t count, size_t oo, int pp) {
+        return target == static_cast<int>(want_stage) && oo == want_o && pp == want_pe &&
+               t_.stages[want_stage].ctr.from_count(count) == want_i;
+      });
+    }
+  }
+  return out;
+}
+
+// The chain over tiles: cross-tile pilot state (v4: distrust left and prev's class; others: none) x the oracle's
+// boundary state. Modes: 0 = probe (or v1), 1 + k = v4 judged by prev of class k.
+struct Chain {
+  Kernel pilot;
+  size_t D = 0, classes = 1;
+  size_t states() const { return pilot == Kernel::pilot_v4 ? (D + 1) * classes : 1; }
+  int mode(size_t st) const {
+    if (pilot != Kernel::pilot_v4) return 0;
+    const size_t d = st / classes, k = st % classes;
+    const size_t d2 = d > 0 ? d - 1 : 0;
+    return d2 > 0 ? static_cast<int>(1 + k) : 0;
+  }
+  size_t next(size_t st, size_t label) const {
+    if (pilot != Kernel::pilot_v4) return 0;
+    const size_t d = st / classes;
+    const size_t d2 = d > 0 ? d - 1 : 0;
+    if (d2 > 0) return d2 * classes + label;
+    return label == 0 ? 0 : D * classes + (label - 1);
+  }
+};
+
+struct Setting {
+  Kernel pilot;
+  Fn f;
+  CostModel m;
+  PilotOptions o;
+  size_t n;
+  Rules rules;
+  Classes classes;
+  Costs costs;
+  Chain chain;
+  size_t region, tiles, full_blocks, last_blocks;
+  std::map<std::pair<int, size_t>, TileModel> models;
+  Setting(Kernel k, Fn fn, const CostModel& mm, const PilotOptions& oo, size_t nn)
+      : pilot(k), f(fn), m(mm), o(oo), n(nn), rules(k, oo), classes(rules), costs(mm, fn) {
+    chain.pilot = k, chain.D = o.distrust, chain.classes = classes.keys.size();
+    region = std::min(n, o.calib_blocks * o.calib_len);
+    tiles = (n - region + o.tile - 1) / o.tile;
+    full_blocks = o.tile / 16;
+    last_blocks = (n - region - (tiles - 1) * o.tile) / 16;
+  }
+  const TileModel& model(int mode, size_t blocks) {
+    auto it = models.find({mode, blocks});
+    if (it == models.end()) it = models.emplace(std::pair{mode, blocks}, build_tile(rules, classes, m, f, blocks, mode)).first;
+    return it->second;
+  }
+  size_t tile_blocks(size_t t) const { return t + 1 == tiles ? last_blocks : full_blocks; }
+};
+
+struct Solved {
+  double F = kNeg;
+  std::vector<std::vector<Block>> tiles;  // the argmax (when asked)
+};
+
+Solved solve(Setting& st, double lambda, bool witness) {
+  const size_t NS = st.chain.states();
+  // Transfers per (mode, blocks): [entry][exit * labels + label].
+  std::map<std::pair<int, size_t>, std::array<std::vector<double>, 4>> tr;
+  const auto transfer = [&](int mode, size_t blocks) -> const std::array<std::vector<double>, 4>& {
+    auto it = tr.find({mode, blocks});
+    if (it != tr.end()) return it->second;
+    const TileModel& tm = st.model(mode, blocks);
+    TileDP dp(tm, st.costs, st.m, st.f, lambda);
+    std::array<std::vector<double>, 4> t;
+    for (size_t e = 0; e < 4; ++e) t[e] = dp.run(e);
+    return tr.emplace(std::pair{mode, blocks}, std::move(t)).first->second;
+  };
+  std::vector<double> val(NS * 4, kNeg);
+  val[0 * 4 + 0] = 0;  // v4 starts trusting the probe; the oracle's first block is compared with "non-empty"
+  struct Back {
+    size_t st, entry, label;
+  };
+  std::vector<std::vector<Back>> back(st.tiles, std::vector<Back>(NS * 4));
+  for (size_t t = 0; t < st.tiles; ++t) {
+    std::vector<double> nv(NS * 4, kNeg);
+    const size_t blocks = st.tile_blocks(t);
+    for (size_t s = 0; s < NS; ++s) {
+      bool any = false;
+      for (size_t e = 0; e < 4; ++e) any = any || val[s * 4 + e] != kNeg;
+      if (!any) continue;
+      const int mode = st.chain.mode(s);
+      const auto& T = transfer(mode, blocks);
+      const size_t labels = st.model(mode, blocks).labels;
+      for (size_t e = 0; e < 4; ++e) {
+        if (val[s * 4 + e] == kNeg) continue;
+        for (size_t x = 0; x < 4; ++x)
+          for (size_t l = 0; l < labels; ++l) {
+            const double v = val[s * 4 + e] + T[e][x * labels + l];
+            const size_t s2 = st.chain.next(s, l);
+            if (v > nv[s2 * 4 + x]) nv[s2 * 4 + x] = v, back[t][s2 * 4 + x] = Back{s, e, l};
+          }
+      }
+    }
+    val = std::move(nv);
+  }
+  Solved out;
+  size_t arg = 0;
+  for (size_t k = 0; k < val.size(); ++k)
+    if (val[k] > out.F) out.F = val[k], arg = k;
+  if (!witness) return out;
+  // Back through the chain, then through each tile (one kept dynamic program per distinct tile path).
+  out.tiles.resize(st.tiles);
+  std::map<std::tuple<int, size_t, size_t, size_t>, std::vector<Block>> memo;
+  for (size_t t = st.tiles; t-- > 0;) {
+    const Back b = back[t][arg];
+    const size_t x = arg % 4;
+    const int mode = st.chain.mode(b.st);
+    const size_t blocks = st.tile_blocks(t);
+    const TileModel& tm = st.model(mode, blocks);
+    const auto key = std::tuple{mode, blocks, b.entry, x * tm.labels + b.label};
+    auto it = memo.find(key);
+    if (it == memo.end()) {
+      TileDP dp(tm, st.costs, st.m, st.f, lambda);
+      dp.run(b.entry, true);
+      it = memo.emplace(key, dp.backtrack(x * tm.labels + b.label)).first;
+    }
+    out.tiles[t] = it->second;
+    arg = b.st * 4 + b.entry;
+  }
+  return out;
+}
+
+// The witness as a pattern: the calibration region unselected (no pilot v1 .. v4 reads it, no figure counts it),
+// each block's a selected elements packed at the start of its ne non-empty registers. One tile's period when every
+// decided tile is the same and the tiles fall on the period's grid.
+Pattern witness_pattern(const Setting& st, const std::vector<std::vector<Block>>& tiles) {
+  const auto block_bits = [](const Block& b, std::vector<uint8_t>& out) {
+    unsigned left = b.a;
+    for (unsigned r = 0; r < 4; ++r) {
+      const unsigned take = r < b.ne ? (b.a / b.ne + (r < b.a % b.ne ? 1u : 0u)) : 0u;
+      for (unsigned l = 0; l < 4; ++l) out.push_back(l < take);
+      left -= take;
+    }
+    (void)left;
+  };
+  bool same = st.region % st.o.tile == 0 && st.last_blocks == st.full_blocks;
+  for (const auto& t : tiles) same = same && t.size() == tiles[0].size() &&
+                                     std::equal(t.begin(), t.end(), tiles[0].begin(), [](const Block& x, const Block& y) {
+                                       return x.a == y.a && x.ne == y.ne;
+                                     });
+  std::vector<uint8_t> bits;
+  if (same) {
+    for (const Block& b : tiles[0]) block_bits(b, bits);
+  } else {
+    bits.assign(st.region, 0);
+    for (const auto& t : tiles)
+      for (const Block& b : t) block_bits(b, bits);
+  }
+  Pattern p;
+  p.period = bits.size();
+  p.length = st.n;
+  for (size_t i = 0; i < bits.size();) {
+    size_t j = i;
+    while (j < bits.size() && bits[j] == bits[i]) ++j;
+    Segment g;
+    g.length = j - i, g.density = bits[i] ? 1.0 : 0.0;
+    p.segments.push_back(g);
+    i = j;
+  }
+  return p;
+}
+
+}  // namespace
+
+std::string bound_unsupported(Kernel pilot, const PilotOptions& o, size_t n) {
+  if (pilot == Kernel::pilot_v5)
+    return "pilot_v5 reads seeded probe positions inside blocks: the bound's block summaries do not determine its "
+           "decisions";
+  if (pilot < Kernel::pilot_v1 || pilot > Kernel::pilot_v5) return "not a pilot";
+  if (const std::string e = o.validate(); !e.empty()) return e;
+  if (!o.d_max) return "the options need an injected d_max";
+  const size_t region = std::min(n, o.calib_blocks * o.calib_len);
+  if (region >= n) return "no decided tile (n within the calibration region)";
+  if (o.tile % 16 || region % 16 || (n - region) % 16)
+    return "tile, the calibration region and n - region must be multiples of 16";
+  const size_t last = n - region - ((n - region - 1) / o.tile) * o.tile;
+  for (const size_t size : {std::min(o.tile, n - region), last}) {
+    if (std::min(o.probe, size) % 16) return "the probe (min(probe, tile)) must be a multiple of 16";
+    if (pilot == Kernel::pilot_v3_5 || pilot == Kernel::pilot_v4) {
+      const size_t len = size / o.verify_blocks ? size / o.verify_blocks : size;
+      if (len % 16) return "tile / verify_blocks must be a multiple of 16";
+      if (std::min(o.probe, size) > len && size / o.verify_blocks) return "the probe must lie in the first verify piece";
+    }
+  }
+  return {};
+}
+
+double bound_objective(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda) {
+  if (const std::string e = bound_unsupported(pilot, o, n); !e.empty()) throw std::invalid_argument("maskapply bound: " + e);
+  Setting st(pilot, f, m, o, n);
+  return solve(st, lambda, false).F;
+}
+
+BoundResult regret_bound(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, size_t n, double start) {
+  if (const std::string e = bound_unsupported(pilot, o, n); !e.empty()) throw std::invalid_argument("maskapply bound: " + e);
+  const double t0 = cpu_seconds();
+  Setting st(pilot, f, m, o, n);
+  Scorer scorer(pilot, f, m, o);
+  Summary sum;
+  BoundResult r;
+  const double decided_blocks = static_cast<double>((n - st.region) / 16);
+  r.o_min = decided_blocks * st.costs.min_block();
+  // A per-block magnitude no block's pilot or oracle term exceeds, for the rounding margin.
+  double big = 4 * st.costs.C4 + st.costs.M;
+  for (const Strategy s : {Strategy::blend, Strategy::blend_skip, Strategy::blend_verified, Strategy::detour,
+                           Strategy::detour_skip, Strategy::compact, Strategy::compact_skip}) {
+    const StrategyTerms t = terms(m, f, s);
+    big = std::max(big, std::max(t.full, t.empty) + 4 * t.nonempty_reg + 4 * t.expand_any + t.sw + t.group);
+  }
+  big += probe_cost(m, o.probe) / 16 + st.costs.M;
+  double lambda = std::isfinite(start) && start > 0 ? start : 1.0;
+  Pattern best;
+  double best_r = -1;
+  bool achieved = false;  // lambda is a regret some selection has (then F(lambda) >= 0)
+  for (int it = 0; it < 40; ++it) {
+    const Solved s = solve(st, lambda, true);
+    ++r.iterations;
+    const Pattern p = witness_pattern(st, s.tiles);
+    sum.assign(p, n);
+    const double w = scorer.score(sum).regret;
+    if (w > best_r) best_r = w, best = p;
+    r.lambda = lambda, r.f_at_lambda = s.F;
+    // Dinkelbach: the argmax's own ratio is the next lambda; stop when it no longer rises (from a start above
+    // the maximum, the first argmax's ratio is a start below it).
+    if (!(w > lambda * (1 + 1e-12)) && achieved) break;
+    lambda = w, achieved = true;
+  }
+  const double margin = 1e-9 * (1 + r.lambda) * decided_blocks * big;
+  r.bound = (r.lambda + std::max(r.f_at_lambda + margin, 0.0) / r.o_min) * (1 + 1e-12);
+  r.witness = best_r;
+  r.pattern = best;
+  r.seconds = cpu_seconds() - t0;
+  return r;
+}
+
+}  // namespace maskapply::gen::hunt

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+// The certified worst case: a proven upper bound on a pilot's model regret over EVERY selection of length n, and
+// a witness selection that reaches it. docs/bound.md gives the argument; in short:
+//
+// The regret is hunt::Scorer's figure, R(x) = P(x) / O(x): the pilot's cost over the decided tiles (runs and
+// probes) against the block oracle's, O(x) = min over block schedules s of cost(s, x). Dinkelbach: for a
+// lambda, F(lambda) = max_x [P(x) - lambda O(x)] = max over (x, s) of [P(x) - lambda cost(s, x)], and
+// R(x) <= lambda + max(F(lambda), 0) / O_min for every x (O_min: a lower bound on any O). F is computed EXACTLY
+// (real arithmetic; a stated floating-point margin is added) by a dynamic program over 16-element blocks: the
+// adversary picks each block's summary (selected 0..16 and its non-empty registers, of which only the two
+// extremes are needed: both costs are linear in them and no decision reads them) and the oracle's run, the
+// pilot's decisions follow from counts carried in the state (the probe count, each verify piece's count, the
+// count since the pilot's run began mod 16 for its packed pass, v4's distrust and the class of its `prev`),
+// and the tiles compose by max-plus products of per-tile transfers (a detour-family run never crosses a tile).
+// lambda is iterated to the fixed point (the witness's own regret); the bound is certified from the last one.
+//
+// Covers pilot_v1 .. pilot_v4 (pilot_v3_5 included) with block-aligned options: tile, the calibration region,
+// probe, tile / verify_blocks and n - region multiples of 16 (the last tile may be shorter), the probe inside
+// the first verify piece. Not pilot_v5 (seeded probe positions inside blocks: not a function of block counts).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cost_model.h"
+#include "pattern.h"
+#include "pilot.h"
+#include "registry.h"
+
+namespace maskapply::gen::hunt {
+
+struct BoundResult {
+  double bound = 0;            // certified: every selection of length n has Scorer regret <= bound
+  double witness = 0;          // the witness's regret, scored by hunt::Scorer (not by the bound's program)
+  Pattern pattern;             // the witness (`length` n)
+  double lambda = 0;           // the last Dinkelbach iterate (the witness's regret before the last check)
+  double f_at_lambda = 0;      // F(lambda) computed there (<= 0 up to rounding at the fixed point)
+  double o_min = 0;            // the lower bound on any selection's oracle cost used in the certificate
+  int iterations = 0;          // dynamic programs run
+  double seconds = 0;          // CPU of this thread
+};
+
+// Empty when the bound covers this pilot, options and n; else why not (the options must carry d_max).
+std::string bound_unsupported(Kernel pilot, const PilotOptions& o, size_t n);
+
+// The bound and its witness for the pilot, f and model, with options o (d_max injected; model_options(m, f) is
+// what the hunt uses) over n elements. start: the first lambda (any value; a known regret saves iterations).
+// Throws std::invalid_argument when bound_unsupported says why.
+BoundResult regret_bound(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, size_t n,
+                         double start = 1.0);
+
+// For tests: F(lambda) for the same setting (the dynamic program's maximum, no margin).
+double bound_objective(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda);
+
+}  // namespace maskapply::gen::hunt

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+// The certified bound (generators/hunt/bound.h) against exhaustive enumeration on small sizes: for every
+// sequence of block summaries (a block's selected count 0..16 with every possible number of non-empty registers;
+// each sequence made into a concrete selection here, independently of the bound's witness code) the hunt's own
+// Scorer gives the regret; the bound is >= the largest of them, and, the program being exact, equal to it up to
+// its stated margin; the bound's witness, scored by the Scorer, reaches it.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "bound.h"
+#include "fast_pilot.h"
+
+namespace maskapply::gen::hunt {
+namespace {
+
+struct Case {
+  const char* name;
+  Kernel pilot;
+  Fn f;
+  double d_max;
+  size_t tile, n, verify_blocks, distrust;
+  bool full;  // every block summary (35 per block); else the 10-summary alphabet below
+};
+
+// Every (selected, non-empty registers) a 16-element block can have: ceil(a / 4) <= ne <= min(4, a).
+std::vector<std::pair<unsigned, unsigned>> every_summary() {
+  std::vector<std::pair<unsigned, unsigned>> out;
+  for (unsigned a = 0; a <= 16; ++a)
+    for (unsigned ne = (a + 3) / 4; ne <= std::min(4u, a); ++ne) out.emplace_back(a, ne);
+  return out;
+}
+
+// A block with a selected in ne registers, spread from the last register down (not how the witness packs them).
+void put_block(unsigned a, unsigned ne, uint8_t* out) {
+  std::fill(out, out + 16, 0);
+  for (unsigned k = 0; k < a; ++k) {
+    const unsigned r = 3 - k % ne, lane = k / ne;
+    out[r * 4 + (3 - lane)] = 1;
+  }
+}
+
+TEST(Bound, isAtLeastTheRegretOfEveryBlockSummarySequenceAndItsWitnessReachesIt) {
+  const std::vector<Case> cases{
+      {"v1 fma13, 2 tiles of 32", Kernel::pilot_v1, Fn::fma13, 0.45, 32, 64, 2, 16, true},
+      {"v2 pow10, 2 tiles of 32", Kernel::pilot_v2, Fn::pow10, 0.45, 32, 64, 2, 16, true},
+      {"v3 sin35, 1 tile of 64", Kernel::pilot_v3, Fn::sin35, 0.45, 64, 64, 2, 16, true},
+      {"v3 sin10, tiles of 32 and a short last one", Kernel::pilot_v3, Fn::sin10, 0.45, 32, 48, 2, 16, true},
+      {"v3_5 fma13, 1 tile of 64, 4 verify pieces", Kernel::pilot_v3_5, Fn::fma13, 0.45, 64, 64, 4, 16, true},
+      {"v3_5 frfrexp, 2 tiles of 32, 2 verify pieces", Kernel::pilot_v3_5, Fn::frfrexp, 0.7, 32, 64, 2, 16, true},
+      {"v3_5 sqrt, d_max < 0", Kernel::pilot_v3_5, Fn::sqrt, -1.0, 32, 64, 2, 16, true},
+      {"v4 fma13, 3 tiles of 32, distrust 2", Kernel::pilot_v4, Fn::fma13, 0.45, 32, 96, 2, 2, false},
+      {"v4 pow10, 3 tiles of 32, distrust 3", Kernel::pilot_v4, Fn::pow10, 0.45, 32, 96, 2, 3, false},
+  };
+  const auto all = every_summary();
+  ASSERT_EQ(all.size(), 35u);
+  // Straddles the thresholds of the options below: probe counts 0, 1 (xlo), 4 (lo), 7 / 8 (hi), a verify
+  // piece of 16 bails below 6 (0.75 x 0.45 x 16 = 5.4).
+  const std::vector<std::pair<unsigned, unsigned>> few{{0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 1},
+                                                       {5, 2}, {6, 4}, {7, 2}, {8, 4}, {16, 4}};
+  const CostModel m = CostModel::m5();
+  for (const Case& c : cases) {
+    PilotOptions o;
+    o.tile = c.tile, o.probe = 16, o.xlo = 0.1, o.lo = 0.3, o.calib_blocks = 0, o.verify_blocks = c.verify_blocks;
+    o.distrust = c.distrust, o.d_max = c.d_max;
+    o = model_options(m, c.f, o);
+    o.d_max = c.d_max;
+    ASSERT_EQ(bound_unsupported(c.pilot, o, c.n), "") << c.name;
+    const BoundResult b = regret_bound(c.pilot, c.f, m, o, c.n);
+    Scorer scorer(c.pilot, c.f, m, o, false);
+    const auto& alphabet = c.full ? all : few;
+    const size_t blocks = c.n / 16;
+    std::vector<size_t> digit(blocks, 0);
+    std::vector<uint8_t> sel(c.n);
+    Summary s;
+    double worst = 0;
+    std::vector<size_t> worst_at;
+    size_t count = 0;
+    for (;;) {
+      for (size_t k = 0; k < blocks; ++k) put_block(alphabet[digit[k]].first, alphabet[digit[k]].second, &sel[16 * k]);
+      s.assign(sel);
+      const double r = scorer.score(s).regret;
+      ++count;
+      if (r > worst) worst = r, worst_at = digit;
+      size_t k = 0;
+      while (k < blocks && ++digit[k] == alphabet.size()) digit[k++] = 0;
+      if (k == blocks) break;
+    }
+    std::string at;
+    for (size_t d : worst_at) at += " (" + std::to_string(alphabet[d].first) + "," + std::to_string(alphabet[d].second) + ")";
+    std::printf("%-48s %zu sequences: max %.9f at%s; bound %.9f, witness %.9f, %d programs\n", c.name, count, worst,
+                at.c_str(), b.bound, b.witness, b.iterations);
+    EXPECT_GE(b.bound, worst) << c.name << ": a sequence beats the bound:" << at;
+    // The witness, scored by the Scorer from its pattern, reaches the bound (to its margin).
+    Summary ws;
+    ws.assign(b.pattern, c.n);
+    const double w = scorer.score(ws).regret;
+    EXPECT_EQ(w, b.witness) << c.name;
+    EXPECT_LE(b.bound, w * (1 + 1e-6)) << c.name << ": the witness does not reach the bound";
+    EXPECT_GE(w, worst * (1 - 1e-12)) << c.name << ": the enumeration found more than the witness";
+    if (c.full) {
+      EXPECT_LE(b.bound, worst * (1 + 1e-6)) << c.name << ": the bound is not the enumeration's maximum";
+    }
+  }
+}
+
+TEST(Bound, refusesWhatItDoesNotCover) {
+  const CostModel m = CostModel::m5();
+  PilotOptions o = model_options(m, Fn::fma13);
+  EXPECT_NE(bound_unsupported(Kernel::pilot_v5, o, 147456), "");
+  EXPECT_EQ(bound_unsupported(Kernel::pilot_v4, o, 147456), "");
+  EXPECT_NE(bound_unsupported(Kernel::pilot_v4, o, 147456 + 8), "");  // a last tile off the block grid
+  PilotOptions odd = o;
+  odd.probe = 100;
+  EXPECT_NE(bound_unsupported(Kernel::pilot_v2, odd, 147456), "");
+  PilotOptions none = o;
+  none.d_max.reset();
+  EXPECT_NE(bound_unsupported(Kernel::pilot_v1, none, 147456), "");
+  EXPECT_THROW(regret_bound(Kernel::pilot_v5, Fn::fma13, m, o, 147456), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace maskapply::gen::hunt
