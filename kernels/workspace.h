@@ -11,10 +11,14 @@ namespace maskapply {
 
 class Workspace {
  public:
-  // capacity: the most elements one detour pass may compress (the tile). Buffers are zero-filled. A capacity of
-  // 0 is taken as 1 (pieces of one element: slow, but every kernel advances and finishes).
+  // capacity: the most elements one detour pass may compress (the tile). A new workspace's buffers are
+  // zero-filled. A capacity of 0 is taken as 1 (pieces of one element: slow, but every kernel advances and
+  // finishes).
   explicit Workspace(size_t capacity = 4096) { reserve(capacity); }
 
+  // Grows the buffers to at least capacity (never shrinks them). The new buffers are zero-filled, unless the
+  // workspace was scribbled: then they hold garbage too (scribble's stream from its seed + the new capacity), so
+  // a pilot or tiled_detour that grows an undersized test workspace to its tile still finds it dirty.
   void reserve(size_t capacity) {
     capacity = capacity ? capacity : 1;
     if (capacity <= capacity_ && tmp_) return;
@@ -26,6 +30,7 @@ class Workspace {
     tmp_ = std::make_unique<float[]>(tmp_size_);
     s_ = std::make_unique<uint8_t[]>(slots_);
     idx_ = std::make_unique<uint32_t[]>(slots_);
+    if (hostile_) fill(garbage_ + capacity_);
   }
   size_t capacity() const { return capacity_; }
   // For tests: overwrites every byte of every buffer (all of it, slack included) with bytes from seed, so a
@@ -33,8 +38,19 @@ class Workspace {
   // Byte i of the stream is the top byte of the LCG state x(i+1), x(k+1) = a x(k) + c mod 2^64, the seed x(0);
   // one stream runs through tmp, s and idx in that order. Eight bytes at a time from eight states that each
   // step by eight (x(k+8) = a^8 x(k) + c (a^7 + ... + 1)): the same bytes as one step per byte, faster.
-  // (No lambda or helper: one function, so a fuzz build inlines all of it where its caller is uninstrumented.)
+  // From then on the workspace stays hostile: a reserve() that grows it fills the new buffers the same way.
+  // (No lambda or helper inside fill: one function, so a fuzz build inlines all of it where its caller is
+  // uninstrumented.)
   void scribble(uint64_t seed) {
+    hostile_ = true, garbage_ = seed;
+    fill(seed);
+  }
+  float* tmp() { return tmp_.get(); }
+  uint8_t* s() { return s_.get(); }
+  uint32_t* idx() { return idx_.get(); }
+
+ private:
+  void fill(uint64_t seed) {
     constexpr uint64_t a = 6364136223846793005ull, c = 1442695040888963407ull;
     uint64_t a8 = 1, c8 = 0;
     for (int j = 0; j < 8; ++j) c8 = c8 * a + c, a8 *= a;
@@ -62,15 +78,12 @@ class Workspace {
       }
     }
   }
-  float* tmp() { return tmp_.get(); }
-  uint8_t* s() { return s_.get(); }
-  uint32_t* idx() { return idx_.get(); }
-
- private:
   size_t capacity_ = 0, tmp_size_ = 0, slots_ = 0;
   std::unique_ptr<float[]> tmp_;
   std::unique_ptr<uint8_t[]> s_;    // per register: lane mask (bits 0-3) + 16 * popcount
   std::unique_ptr<uint32_t[]> idx_; // compact detour: element offset of each non-empty register
+  bool hostile_ = false;            // scribbled: growth fills with garbage from garbage_ + capacity
+  uint64_t garbage_ = 0;
 };
 
 }  // namespace maskapply

@@ -16,17 +16,7 @@ Subject kernel_subject(Kernel k, Fn f, const MaskSpec& m) {
 }
 
 HostileWorkspace hostile_workspace(Kernel k, Fn f, std::span<const float> input, size_t tile, size_t salt) {
-  uint64_t h = 1469598103934665603ull;
-  const auto mix = [&h](uint64_t v) {
-    for (int i = 0; i < 8; ++i, v >>= 8) h = (h ^ (v & 0xff)) * 1099511628211ull;
-  };
-  mix(static_cast<uint64_t>(k)), mix(static_cast<uint64_t>(f)), mix(input.size()), mix(tile), mix(salt);
-  for (const float x : input) mix(oracle::bits(x));
-  HostileWorkspace w;
-  w.garbage = h | 1;
-  const uint64_t pick = (h >> 32) % 3, r = h >> 40;
-  w.capacity = pick == 0 ? tile : pick == 1 ? 1 + r % tile : tile + 1 + r % (tile + 64);
-  return w;
+  return draw_hostile_workspace({static_cast<uint64_t>(k), static_cast<uint64_t>(f)}, input, tile, salt);
 }
 
 std::string check_decisions(Kernel k, std::span<const float> input, const MaskSpec& m, const PilotOptions& o,

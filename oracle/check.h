@@ -13,8 +13,9 @@
 namespace maskapply::testing {
 
 // The workspace check_kernel uses by default (HostileWorkspace: plugin.h), drawn from a hash of the case (so a
-// case file replays it): a
-// capacity equal to the tile, smaller (1 to tile) or larger (up to 2 * tile + 64), filled with garbage. salt
+// case file replays it): a capacity equal to the tile, smaller (1 to tile) or larger (up to 2 * tile + 64),
+// always filled with garbage. The pilots, tiled_detour and blend_verified grow an undersized one to the tile;
+// the grown buffers hold garbage too (Workspace::reserve after scribble), so every draw is dirty. salt
 // (check_kernel passes the misalignment) varies the draw for the same data.
 HostileWorkspace hostile_workspace(Kernel k, Fn f, std::span<const float> input, size_t tile, size_t salt);
 

@@ -48,6 +48,28 @@ std::string describe(std::string_view kernel, std::string_view f, std::string_vi
 
 // --- the checks --------------------------------------------------------------------------------------------
 
+HostileWorkspace draw_hostile_workspace(std::initializer_list<uint64_t> keys, std::span<const float> input,
+                                        size_t tile, size_t salt) {
+  uint64_t h = 1469598103934665603ull;
+  const auto mix = [&h](uint64_t v) {
+    for (int i = 0; i < 8; ++i, v >>= 8) h = (h ^ (v & 0xff)) * 1099511628211ull;
+  };
+  for (const uint64_t k : keys) mix(k);
+  mix(input.size()), mix(tile), mix(salt);
+  for (const float x : input) mix(oracle::bits(x));
+  HostileWorkspace w;
+  w.garbage = h | 1;
+  const uint64_t pick = (h >> 32) % 3, r = h >> 40;
+  w.capacity = pick == 0 ? tile : pick == 1 ? 1 + r % tile : tile + 1 + r % (tile + 64);
+  return w;
+}
+
+HostileWorkspace hostile_workspace(std::string_view subject, std::span<const float> input, size_t tile, size_t salt) {
+  uint64_t key = 1469598103934665603ull;
+  for (const unsigned char ch : subject) key = (key ^ ch) * 1099511628211ull;
+  return draw_hostile_workspace({key}, input, tile, salt);
+}
+
 CheckResult check(const Subject& s, const Reference& ref, std::span<const float> input, const PilotOptions& o,
                   size_t misalign, const HostileWorkspace& w) {
   CheckResult r;
@@ -78,7 +100,9 @@ std::string check_guarded(const Subject& s, const Reference& ref, std::span<cons
   for (const bool at_end : {true, false}) {
     GuardedArray g(n, at_end);
     if (n) std::memcpy(g.data(), input.data(), n * sizeof(float));
-    Workspace ws(o.tile);
+    const HostileWorkspace w = hostile_workspace(s.name, input, o.tile, at_end);
+    Workspace ws(w.capacity);
+    ws.scribble(w.garbage);
     Trace t;
     const std::string fault = catch_fault([&] { s.run(g.data(), n, ws, o, t); });
     std::string why;
@@ -201,7 +225,7 @@ std::string sweep(const Subject& s, const Reference& ref, const SweepOptions& so
     const double density = std::array{0.0, 0.05, 0.5, 0.95, 1.0}[n % 5];
     const std::vector<float> data = seeded_data(ref.mask, n, seed, density);
     for (size_t mis = 0; mis < 16; ++mis) {
-      const CheckResult r = check(s, ref, data, so.options, mis);
+      const CheckResult r = check(s, ref, data, so.options, mis, hostile_workspace(s.name, data, so.options.tile, mis));
       if (r.ok) continue;
       const std::string path = write_user_case(UserCase{s.name, ref.f_name, ref.mask_name, mis, so.options, data},
                                                failure_dir(), s.name + ".sweep", r.message);

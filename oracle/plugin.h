@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <span>
 #include <string>
@@ -93,6 +94,13 @@ struct HostileWorkspace {
   size_t capacity = 0;
   uint64_t garbage = 0;
 };
+// The hostile workspace sweep and check_guarded run s on, drawn from a hash of the subject's name, the input,
+// the tile and salt (so a case replays it): a capacity equal to the tile, smaller (1 to tile) or larger (up to
+// 2 * tile + 64), always filled with garbage, which stays when the kernel grows it (Workspace::reserve).
+HostileWorkspace hostile_workspace(std::string_view subject, std::span<const float> input, size_t tile, size_t salt);
+// The draw itself, from the keys that name what runs (check_kernel's: the kernel and f).
+HostileWorkspace draw_hostile_workspace(std::initializer_list<uint64_t> keys, std::span<const float> input,
+                                        size_t tile, size_t salt);
 
 // "kernel=NAME f=F mask=MASK n=N misalign=K tile=T probe=P [d_max=D]": how every failure starts.
 std::string describe(std::string_view kernel, std::string_view f, std::string_view mask, size_t n,
@@ -107,7 +115,7 @@ CheckResult check(const Subject& s, const Reference& ref, std::span<const float>
 
 // Runs s with the array flush against a PROT_NONE page at its end, then at its start: any read or write outside
 // [a, a+n) faults and is reported ("SIGSEGV at ..., 4 bytes past the end of the array"), as is an output that
-// differs from ref. Empty when both runs are clean.
+// differs from ref. Each run on a hostile workspace (hostile_workspace above). Empty when both runs are clean.
 std::string check_guarded(const Subject& s, const Reference& ref, std::span<const float> input,
                           const PilotOptions& o = {});
 
@@ -122,7 +130,8 @@ CheckResult check_exactly_once(const Subject& s_with_bits_inc, std::string_view 
 // there are any) partition [0, n) too, each run inside one tile and each bail point inside its tile.
 std::string check_trace(const Trace& t, size_t n);
 
-// Every n in [0, max_n] at every misalignment 0-15 (and, every `guard_every` n, against guard pages), on
+// Every n in [0, max_n] at every misalignment 0-15 (and, every `guard_every` n, against guard pages), each run
+// on a hostile workspace (hostile_workspace above), on
 // seeded data that mixes the catalog's special values (NaNs with payloads, ±0, denormals, ±inf) with values on
 // both sides of the mask. Stops at the first failure: returns its message (with the seed) and writes a case
 // file; empty when everything passed.

@@ -24,26 +24,37 @@ RC_GTEST_PROP(PlainKernels, equalOracleBitForBitForAnyFloatsThdFnLengthAndMisali
   expect_oracle(c);
 }
 
+// What property 3 checks on a case: every unselected element keeps its exact bits, and the run as a whole
+// equals the oracle (outputs, sentinels and, for pilots, decisions). Empty when it does.
+std::string unselected_touched(const testing::Case& c) {
+  const testing::CheckResult r = testing::run_case(c);
+  for (size_t i = 0; i < c.data.size(); ++i) {
+    if (oracle::selected(c.mask, c.data[i]) || bits(r.output[i]) == bits(c.data[i])) continue;
+    return "unselected element " + std::to_string(i) + " changed: input " + oracle::hex(c.data[i]) + " output " +
+           oracle::hex(r.output[i]) + " (" + r.message + ")";
+  }
+  return r.message;
+}
+
 // 3. Unselected elements are untouched, bit for bit (NaN payloads, signed zeros, denormals survive), through
-//    every kernel and pilot, for any mask.
+//    every kernel and pilot, for any mask. A case with nothing unselected (n = 0, or a mask that selects every
+//    element) checks nothing of this claim: about 1 case in 20 may be one (it must still equal the oracle).
 RC_GTEST_PROP(AllKernels, leaveEveryUnselectedElementBitForBitUntouched, ()) {
   testing::Case c;
   c.kernel = *gen::any_kernel();
   c.f = *gen::any_fn();
-  if (const auto shaped = gen::options_and_data(c))
-    c.mask = *rc::gen::weightedOneOf<MaskSpec>({{1, rc::gen::just(*shaped)}, {1, gen::any_mask(c.data)}});
-  else
-    c.mask = *gen::any_mask(c.data);
+  const auto shaped = gen::options_and_data(c);
+  const bool trivial_ok = *rc::gen::weightedElement<bool>({{19, false}, {1, true}});
+  RC_PRE(trivial_ok || !c.data.empty());
+  const auto masks = shaped ? rc::gen::weightedOneOf<MaskSpec>({{1, rc::gen::just(*shaped)}, {1, gen::any_mask(c.data)}})
+                            : gen::any_mask(c.data);
+  c.mask = *rc::gen::suchThat(masks, [&c, trivial_ok](const MaskSpec& m) {
+    return trivial_ok || oracle::count(c.data.data(), c.data.size(), m) < c.data.size();
+  });
   c.misalign = *rc::gen::inRange<size_t>(0, 16);
+  RC_CLASSIFY(oracle::count(c.data.data(), c.data.size(), c.mask) == c.data.size(), "nothing unselected");
   classify(c.data, c.mask);
-  const testing::CheckResult r = testing::run_case(c);
-  for (size_t i = 0; i < c.data.size(); ++i) {
-    if (oracle::selected(c.mask, c.data[i]) || bits(r.output[i]) == bits(c.data[i])) continue;
-    const std::string why = "unselected element " + std::to_string(i) + " changed: input " +
-                            oracle::hex(c.data[i]) + " output " + oracle::hex(r.output[i]) + " (" + r.message + ")";
-    save_case(c, why);
-    RC_FAIL(why);
-  }
+  if (const std::string why = unselected_touched(c); !why.empty()) fail_minimal(c, unselected_touched, why);
 }
 
 // 14. Generic masks (greater-than, NaN-inclusive !(a >= t), bit-pattern predicates, always, never) give the

@@ -525,12 +525,20 @@ std::string save_case(const testing::Case& c, const std::string& why, const std:
   return path;
 }
 
+void fail_minimal(const testing::Case& c, const testing::Failure& check, const std::string& why) {
+  const testing::Minimized m = testing::minimize(c, check);
+  if (m.why.empty()) {  // did not fail again (a failure that needs more than the case): report it as drawn
+    save_case(c, why + "\n(did not fail when rerun: not minimized)");
+    RC_FAIL(why + " [did not fail when rerun: not minimized]");
+  }
+  if (m.c.data.size() != c.data.size() || m.c.options.tile != c.options.tile) save_case(c, why, ".drawn");
+  save_case(m.c, m.why + "\n" + m.summary());
+  RC_FAIL(m.why + " [" + m.summary() + "]");
+}
+
 testing::CheckResult expect_oracle(const testing::Case& c) {
   testing::CheckResult r = testing::run_case(c);
-  if (!r.ok) {
-    save_case(c, r.message);
-    RC_FAIL(r.message);
-  }
+  if (!r.ok) fail_minimal(c, testing::oracle_failure, r.message);
   return r;
 }
 

@@ -15,6 +15,7 @@
 
 #include "case_file.h"
 #include "check.h"
+#include "minimize.h"
 
 namespace maskapply {
 
@@ -102,7 +103,13 @@ std::string failure_dir();
 // RapidCheck shrinks, so the file left is the minimal case), logs its path with RC_LOG and returns it.
 std::string save_case(const testing::Case& c, const std::string& why, const std::string& suffix = {});
 
-// Runs c against the oracle (testing::check_kernel); on a difference saves the case and fails with the message.
+// Fails the property on c, which failed `check` with `why`: first shrinks it with testing::minimize under the
+// same check (length first, then the tile, then the contents), then saves the minimal case (its file named
+// after the property; the drawn case goes next to it with the suffix ".drawn") and fails with the minimal case's
+// message and how far it shrank. RapidCheck then shrinks what it drew as usual; each failing step is minimized.
+void fail_minimal(const testing::Case& c, const testing::Failure& check, const std::string& why);
+
+// Runs c against the oracle (testing::check_kernel); on a difference fails with the minimal failing case.
 testing::CheckResult expect_oracle(const testing::Case& c);
 
 // A SIGSEGV/SIGBUS during fn becomes a returned description ("fault at ...") instead of a crash; empty when

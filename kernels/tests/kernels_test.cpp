@@ -178,6 +178,24 @@ TEST(Workspace, ScribbleWritesTheLcgStreamByteByByteThroughTmpThenSThenIdx) {
     }
 }
 
+TEST(Workspace, StaysDirtyWhenAScribbledWorkspaceGrows) {
+  // After scribble(seed), a reserve() that grows the workspace to c fills it as scribble(seed + c) would (a test
+  // workspace stays hostile when a pilot grows it to its tile); one that does not grow leaves it as it is.
+  for (const uint64_t seed : {0ull, 5ull, ~0ull})
+    for (const size_t c : {2, 17, 100, 4096}) {
+      Workspace grown(1), direct(c);
+      grown.scribble(seed);
+      grown.reserve(c);
+      direct.scribble(seed + c);
+      ASSERT_EQ(grown.capacity(), c);
+      EXPECT_EQ(0, std::memcmp(grown.tmp(), direct.tmp(), (c + 16) * sizeof(float))) << "capacity " << c;
+      EXPECT_EQ(0, std::memcmp(grown.s(), direct.s(), c / 4 + 4)) << "capacity " << c;
+      EXPECT_EQ(0, std::memcmp(grown.idx(), direct.idx(), (c / 4 + 4) * sizeof(uint32_t))) << "capacity " << c;
+      grown.reserve(c / 2);  // no growth: untouched
+      EXPECT_EQ(0, std::memcmp(grown.tmp(), direct.tmp(), (c + 16) * sizeof(float))) << "capacity " << c;
+    }
+}
+
 TEST(Workspace, StartsZeroFilledWithItsSlack) {
   for (size_t cap : {0, 1, 5, 4096}) {
     Workspace ws(cap);

@@ -146,5 +146,41 @@ TEST(Plugin, theBundledCheckIsThePluginCheckOnTheRegistrySubject) {
             "kernel=detour f=sqrt mask=less thd=0x3f000000 n=3 misalign=2 tile=4096 probe=256");
 }
 
+// A kernel with a bug only a dirty workspace shows: it grows its workspace to the tile (as the pilots,
+// tiled_detour and blend_verified do) and keeps its progress in idx[0], assuming a grown workspace starts at 0
+// (it puts 0 back when done, so a fresh or reused workspace never shows the bug).
+void counts_in_idx(float* a, size_t n, Workspace& ws, const PilotOptions& o, Trace&) {
+  ws.reserve(o.tile);
+  uint32_t& done = ws.idx()[0];
+  for (; done < n; ++done)
+    if (below_one(a[done])) a[done] = cube(a[done]);
+  done = 0;
+}
+
+TEST(HostileWorkspace, everyDrawStaysDirtyWhenTheKernelGrowsItToTheTile) {
+  // Every draw of the default hostile workspace -- the tile, smaller (grown by the kernel's reserve) or larger --
+  // must catch the kernel above. (When an undersized draw was grown into fresh zero-filled buffers, a third of
+  // the draws passed it.)
+  const Subject s = subject("counts_in_idx", counts_in_idx);
+  PilotOptions o;
+  o.tile = 64;
+  size_t undersized = 0, caught = 0, cases = 0;
+  for (size_t n = 1; n <= 90; ++n) {
+    const std::vector<float> in = seeded_data(below_one, n, n, 1.0, 0.0);  // every element selected
+    const HostileWorkspace w = hostile_workspace(Kernel::pilot_v2, Fn::sqrt, in, o.tile, n % 16);
+    undersized += w.capacity < o.tile;
+    ++cases;
+    const CheckResult r = check(s, kRef, in, o, n % 16, w);
+    caught += !r.ok;
+    EXPECT_FALSE(r.ok) << "n=" << n << " workspace capacity " << w.capacity << " (tile " << o.tile << ")";
+  }
+  EXPECT_EQ(caught, cases);
+  EXPECT_GT(undersized, cases / 5) << "the draws include undersized workspaces";
+  // And the explicit form: a one-element workspace full of garbage, grown to 4096 by the kernel.
+  EXPECT_FALSE(check(s, kRef, std::vector<float>{0.5f, 0.25f}, {}, 0, {.capacity = 1, .garbage = 7}).ok);
+  // A fresh workspace (no garbage) is zero-filled: this kernel passes it, which is why the draws scribble.
+  EXPECT_TRUE(check(s, kRef, std::vector<float>{0.5f, 0.25f}, {}, 0).ok);
+}
+
 }  // namespace
 }  // namespace maskapply::testing

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+#include "minimize.h"
+
+#include <algorithm>
+
+#include "oracle.h"
+
+namespace maskapply::testing {
+
+std::string oracle_failure(const Case& c) {
+  const CheckResult r = run_case(c);
+  return r.ok ? std::string() : r.message;
+}
+
+std::string Minimized::summary() const {
+  return "minimized from n=" + std::to_string(original_n) + " tile=" + std::to_string(original_tile) + " to n=" +
+         std::to_string(c.data.size()) + " tile=" + std::to_string(c.options.tile) + " in " + std::to_string(runs) +
+         " runs";
+}
+
+namespace {
+
+class Minimizer {
+ public:
+  Minimizer(const Failure& fails, size_t budget, Minimized& m) : fails_(fails), budget_(budget), m_(m) {}
+
+  // Keeps cand when it still fails.
+  bool keeps(const Case& cand) {
+    if (m_.runs >= budget_) return false;
+    ++m_.runs;
+    std::string why = fails_(cand);
+    if (why.empty()) return false;
+    m_.c = cand, m_.why = std::move(why);
+    return true;
+  }
+  bool out_of_budget() const { return m_.runs >= budget_; }
+
+  // 1. Length: short prefixes, then aligned chunks. True when n got smaller.
+  bool shrink_length() {
+    const size_t n0 = m_.c.data.size();
+    for (size_t k = 0; k < std::min<size_t>(n0, 33); ++k)
+      if (keeps(with_data(0, k))) break;  // the shortest failing prefix
+    size_t chunk = 16;
+    while (chunk * 2 <= m_.c.data.size() / 2) chunk *= 2;
+    for (; chunk >= 1 && !out_of_budget(); chunk /= 2) {
+      if (chunk < 16 && m_.c.data.size() > 256) break;
+      for (size_t start = 0; start < m_.c.data.size() && !out_of_budget();) {
+        Case cand = m_.c;
+        const size_t end = std::min(start + chunk, cand.data.size());
+        cand.data.erase(cand.data.begin() + static_cast<long>(start), cand.data.begin() + static_cast<long>(end));
+        if (!keeps(cand)) start += chunk;
+      }
+    }
+    return m_.c.data.size() < n0;
+  }
+
+  // 2. The tile (and the calibration blocks). True when anything changed.
+  bool shrink_tile() {
+    bool changed = false;
+    const size_t tile0 = m_.c.options.tile;
+    for (size_t t = 16; t < tile0 && !out_of_budget(); t *= 2) {
+      Case cand = m_.c;
+      cand.options.tile = t;
+      cand.options.probe = std::min(cand.options.probe, t);
+      cand.options.calib_len = std::min(cand.options.calib_len, t);
+      if (cand.options.validate().empty() && keeps(cand)) {
+        changed = true;
+        break;
+      }
+    }
+    for (size_t b = 0; b < m_.c.options.calib_blocks && !out_of_budget(); ++b) {
+      Case cand = m_.c;
+      cand.options.calib_blocks = b;
+      if (keeps(cand)) {
+        changed = true;
+        break;
+      }
+    }
+    return changed;
+  }
+
+  // 3. The contents: misalignment 0, then simpler values that keep each element's selection.
+  void shrink_contents() {
+    if (m_.c.data.size() > 256) return;
+    if (m_.c.misalign) {
+      Case cand = m_.c;
+      cand.misalign = 0;
+      keeps(cand);
+    }
+    static constexpr float kSimple[] = {0.0f, 0.5f, 0.25f, 1.0f, 2.0f, -1.0f, 0.75f, 3.0f};
+    for (size_t i = 0; i < m_.c.data.size() && !out_of_budget(); ++i) {
+      const bool sel = oracle::selected(m_.c.mask, m_.c.data[i]);
+      for (const float v : kSimple) {
+        if (oracle::bits(v) == oracle::bits(m_.c.data[i])) break;  // already the simplest that works
+        if (oracle::selected(m_.c.mask, v) != sel) continue;
+        Case cand = m_.c;
+        cand.data[i] = v;
+        if (keeps(cand)) break;
+      }
+    }
+  }
+
+ private:
+  Case with_data(size_t begin, size_t end) const {
+    Case cand = m_.c;
+    cand.data.assign(m_.c.data.begin() + static_cast<long>(begin), m_.c.data.begin() + static_cast<long>(end));
+    return cand;
+  }
+
+  const Failure& fails_;
+  const size_t budget_;
+  Minimized& m_;
+};
+
+}  // namespace
+
+Minimized minimize(const Case& c, const Failure& fails, size_t budget) {
+  Minimized m;
+  m.c = c, m.original_n = c.data.size(), m.original_tile = c.options.tile;
+  m.runs = 1;
+  m.why = fails(c);
+  if (m.why.empty()) return m;
+  Minimizer z(fails, budget, m);
+  z.shrink_length();
+  for (int round = 0; round < 8 && z.shrink_tile(); ++round) z.shrink_length();
+  z.shrink_contents();
+  z.shrink_length();  // simpler contents can make a shorter prefix fail
+  return m;
+}
+
+}  // namespace maskapply::testing
