@@ -12,11 +12,12 @@
 // from 0 up to the calibration region, then the pilots' tiles from its end). blend_verified is not on the
 // oracle's menu: it costs at least blend over the same blocks.
 //
-// Lower bound: when every run boundary of the pilot's trace is a multiple of 16 or n (`Regret::aligned`; true
-// whenever tile, calib_len and tile / verify_blocks are multiples of 16 and the last tile is too, e.g. the
-// article's options with n = 8192 + k * 4096), the pilot's schedule is one of the oracle's schedules and costs
-// the same under the model: the oracle costs at most the pilot's runs, and pilot / oracle >= 1 (the pilot also pays
-// its probes).
+// Lower bound: the pilot's figure charges the runs it executes (its trace; a verified blend's pieces are whole
+// blocks). When every run boundary of the trace is a multiple of 16 or n (`Regret::aligned`; true whenever tile,
+// calib_len and tile / verify_blocks are multiples of 16 and the last tile is too, e.g. the article's options
+// with n = 8192 + k * 4096), the oracle's menu contains that block-aligned schedule (a verified blend priced at
+// least as the blend of its blocks): the oracle costs at most the pilot's runs, and pilot / oracle >= 1 (the
+// pilot also pays its probes).
 // A misaligned schedule (odd options or a short last tile) pays tails the block grid cannot express: the figure
 // is then reported, but the bound is not guaranteed (aligned = false says so).
 //
