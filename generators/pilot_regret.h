@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Your pilot, checked and costed: run it against the scalar oracle (testing::check) and price the decisions it
 // reported through the trace with the generators' model regret (gen::model_regret: the pilot's cost over the
-// clairvoyant per-tile oracle's, under a cost model). The selection regret is judged on is the reference mask's,
+// clairvoyant block oracle's, the cheapest schedule of the same 16-element blocks, under a cost model; regret.h). The selection regret is judged on is the reference mask's,
 // evaluated by plain scalar code on the input.
 //
 //   const auto [r, regret] = testing::check_and_cost(my_pilot, ref, data, o, gen::CostModel::m5(), Fn::pow10);

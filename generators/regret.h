@@ -15,10 +15,10 @@
 // The pilot's side charges what executed: the trace reports every pass (verify pieces and v5's chunks are whole
 // blocks, a plain detour-family kernel reports each workspace pass, TileDecision::probed what the probe read), and
 // property 16 checks the model's f and mask terms against counted calls.
-// Lower bound: when every run boundary of the pilot's trace is a multiple of 16 or n (`Regret::aligned`; true
-// whenever tile and calib_len are multiples of 16, e.g. the article's options, for any n), the pilot's schedule is one of the oracle's schedules and costs
-// the same under the model: the oracle costs at most the pilot's runs, and pilot / oracle >= 1 (the pilot also pays
-// its probes).
+// Lower bound: when every run boundary of the trace is a multiple of 16 or n (`Regret::aligned`; true whenever
+// tile and calib_len are multiples of 16, e.g. the article's options, for any n), the oracle's menu contains that
+// block-aligned schedule (a verified blend priced at least as the blend of its blocks): the oracle costs at most
+// the pilot's runs, and pilot / oracle >= 1 (the pilot also pays its probes).
 // A misaligned schedule (a tile or calib_len off the grid) pays tails the block grid cannot express: the figure
 // is then reported, but the bound is not guaranteed (aligned = false says so).
 //

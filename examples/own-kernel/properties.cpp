@@ -50,7 +50,7 @@ TEST(CubeCompact, equalsItsReferenceForEveryNUpTo100AtEveryMisalignment) {
 }
 
 // The pilot's decisions priced by the article's M5 cost model, with pow10's cost standing for f: on uniform data
-// at density 0.3 every tile is below d_max, so it compacts, within 5 % of the per-tile oracle (measured 1.016).
+// at density 0.3 every tile is below d_max, so it compacts, within 5 % of the block oracle (measured 1.016).
 TEST(MyPilot, modelRegretOnUniformDataAtDensity03IsBelow1Point05) {
   const auto model = maskapply::gen::CostModel::m5();
   PilotOptions o;
@@ -66,7 +66,7 @@ TEST(MyPilot, modelRegretOnUniformDataAtDensity03IsBelow1Point05) {
   const std::vector<float> data = maskapply::testing::seeded_data(less, 16 * 4096, 11, 0.3, 0.0);
   const auto [r, regret] = maskapply::testing::check_and_cost(pilot, ref, data, o, model, maskapply::Fn::pow10);
   ASSERT_TRUE(r.ok) << r.message;
-  std::printf("my_pilot: %zu tiles, model regret %.3f against the per-tile oracle, %.3f against the best fixed "
+  std::printf("my_pilot: %zu tiles, model regret %.3f against the block oracle, %.3f against the best fixed "
               "strategy (%s)\n", regret.tiles, regret.vs_oracle, regret.vs_fixed,
               std::string(maskapply::name(regret.fixed_strategy)).c_str());
   EXPECT_LT(regret.vs_oracle, 1.05);

@@ -4,7 +4,14 @@
 // a pilot by running it here (injected d_max = m5.d_max(f), the article's options) on the same kind of data at
 // n = 8192 + 64 * 4096, costing its calibration and its traced runs and probes under the model, the decided
 // tiles' mean cost scaled to the article's 2440 tiles (the article's times include its calibration too).
-// Cells whose numbers were used to fit a constant are marked and left out of the statistic. Prints every cell.
+// Every cell is one of three kinds, printed beside it:
+//   fitted     its number was used to fit a constant (cost_model.cpp, m5()): left out;
+//   restated   it measures again what a fitted cell measured, so agreeing with it tests nothing new: a BSL
+//              cell of another table (T), nothing selected (detour: compress only, C; a pilot: every block
+//              skipped, S, or v1's empty detour, C), or a pilot that ran blend (or a verified blend that never
+//              bailed) on every decided tile (BSL's T + B): left out;
+//   independent  every other cell: the statistic.
+// Asserted per table: the median and the worst independent cell below ceilings (README, docs/generators.md).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -30,6 +37,12 @@ struct Cell {
   double thd;
   double article;  // GiB/s
   const char* fitted = nullptr;  // which constant this cell fits, or null
+};
+
+// What a cell's model figure is: its GiB/s, and which fitted quantity it restates (null: independent).
+struct Modelled {
+  double gib = 0;
+  const char* restates = nullptr;
 };
 
 const char* who_name(Who w) {
@@ -98,13 +111,15 @@ std::vector<Cell> cells() {
   row("cycle17", Who::v3_5, Fn::fma13, Y, t2, {74.84, 15.04});
   row("cycle17", Who::v4, Fn::fma13, Y, t2, {74.89, 9.84});
   row("cycle17", Who::bsl, Fn::fma13, Y, t2, {15.61, 15.60});
-  // The fitted cells (cost_model.cpp, m5()): every BSL cell (T = t_bsl - B per f), detour at thd 0 in the first
-  // table (C), pilot_v2 sin35 at thd 0 (S), pilot_v3 sin35 and pow10 at thd 0.02 (K).
+  // The fitted cells (cost_model.cpp, m5()): the first table's BSL cells (T = t_bsl - B per f; the other BSL
+  // cells restate them), detour at thd 0 in the first table (C), pilot_v2 sin35 at thd 0 (S), and both sides of
+  // K's fit: pilot_v2 (detour) and pilot_v3 (compact), sin35 and pow10, at thd 0.02.
   for (Cell& x : c) {
-    if (x.who == Who::bsl) x.fitted = "T";
-    if (std::string_view(x.table) == "first" && x.who == Who::detour && x.thd == 0) x.fitted = "C";
-    if (std::string_view(x.table) == "v2" && x.who == Who::v2 && x.f == Fn::sin35 && x.thd == 0) x.fitted = "S";
-    if (std::string_view(x.table) == "v3" && x.who == Who::v3 && x.thd == 0.02) x.fitted = "K";
+    const std::string_view t(x.table);
+    if (t == "first" && x.who == Who::bsl) x.fitted = "T";
+    if (t == "first" && x.who == Who::detour && x.thd == 0) x.fitted = "C";
+    if (t == "v2" && x.who == Who::v2 && x.f == Fn::sin35 && x.thd == 0) x.fitted = "S";
+    if (t == "v3" && (x.who == Who::v3 || x.who == Who::v2) && x.thd == 0.02) x.fitted = "K";
   }
   return c;
 }
@@ -120,20 +135,21 @@ std::vector<float> data_of(Data d, size_t n) {
   return {};
 }
 
-// The model's GiB/s for a cell.
-double model_gib(const CostModel& m, const Cell& c) {
+// The model's GiB/s for a cell, and what it restates.
+Modelled model_gib(const CostModel& m, const Cell& c) {
   const size_t n = 8192 + kTiles * 4096;
   const std::vector<float> a = data_of(c.data, n);
   const float thd = static_cast<float>(c.thd);
   std::vector<uint8_t> sel(n);
   for (size_t i = 0; i < n; ++i) sel[i] = a[i] < thd;
   const double regs = static_cast<double>(8192 + kArticleTiles * 4096) / 4;
-  if (c.who == Who::bsl) return gib_per_s(m.t_bsl(c.f));
+  const bool none = std::find(sel.begin(), sel.end(), 1) == sel.end();
+  if (c.who == Who::bsl) return {gib_per_s(m.t_bsl(c.f)), "BSL (T)"};
   if (c.who == Who::detour) {  // tiled detour over every tile of 4096
     double ns = 0;
     for (size_t t = 0; t < n / 4096; ++t)
       ns += strategy_cost(m, c.f, Strategy::detour, std::span<const uint8_t>(sel).subspan(t * 4096, 4096));
-    return gib_per_s(ns / (static_cast<double>(n) / 4));
+    return {gib_per_s(ns / (static_cast<double>(n) / 4)), none ? "empty detour (C)" : nullptr};
   }
   static const std::map<Who, Kernel> kernel{{Who::v1, Kernel::pilot_v1}, {Who::v2, Kernel::pilot_v2},
                                             {Who::v3, Kernel::pilot_v3}, {Who::v3_5, Kernel::pilot_v3_5},
@@ -145,31 +161,56 @@ double model_gib(const CostModel& m, const Cell& c) {
   run_kernel(kernel.at(c.who), c.f, MaskSpec{MaskKind::less, thd, 0, 0}, copy.data(), n, ws, o, &tr);
   const Regret g = model_regret(tr, sel, m, c.f, o);
   const double ns = g.calibration_cost + g.pilot_cost / static_cast<double>(g.tiles) * kArticleTiles;
-  return gib_per_s(ns / regs);
+  const size_t decided = o.calib_blocks * o.calib_len;
+  bool all_blend = true;
+  for (const Run& r : tr.runs)
+    if (r.end > decided && r.strategy != Strategy::blend && r.strategy != Strategy::blend_verified) all_blend = false;
+  const char* restates = none ? (c.who == Who::v1 ? "empty detour (C)" : "all skipped (S)")
+                         : all_blend ? "blend everywhere (BSL's T + B)"
+                                     : nullptr;
+  return {gib_per_s(ns / regs), restates};
 }
 
-TEST(ArticleTables, M5ModelsEveryUnfittedCellWithin8PercentMedian) {
+// Ceilings per table on the independent cells: median and worst error (README and docs/generators.md give the
+// values this test prints). A change of the model or the pilots that moves a table past its ceiling fails here.
+struct Ceiling {
+  const char* table;
+  double median, worst;
+};
+constexpr Ceiling kCeilings[] = {{"first", 0.030, 0.21}, {"v1", 0.040, 0.21},        {"v2", 0.030, 0.09},
+                                 {"v3", 0.070, 0.12},    {"offset390", 0.030, 0.05}, {"summary", 0.015, 0.25},
+                                 {"cycle17", 0.060, 0.12}};
+constexpr double kAllMedian = 0.040;
+
+TEST(ArticleTables, M5ModelsEveryIndependentCellOfEachTableWithinItsMedianAndWorstCeilings) {
   const CostModel m = CostModel::m5();
   std::map<std::string, std::vector<double>> by_table;
+  std::map<std::string, size_t> restated_by_table, fitted_by_table;
   std::vector<double> all;
   double worst = 0;
   std::string worst_cell;
   std::map<std::string, std::pair<double, std::string>> worst_by_table;
-  size_t fitted = 0;
-  std::printf("%-10s %-13s %-8s %5s %9s %9s %7s\n", "table", "row", "f", "thd", "article", "model", "error");
+  size_t fitted = 0, restated = 0, above8 = 0;
+  std::printf("%-10s %-13s %-8s %5s %9s %9s %7s  %s\n", "table", "row", "f", "thd", "article", "model", "error", "kind");
   for (const Cell& c : cells()) {
-    const double got = model_gib(m, c);
-    const double err = std::fabs(got - c.article) / c.article;
-    char line[200];
-    std::snprintf(line, sizeof line, "%-10s %-13s %-8s %5.2f %9.2f %9.2f %6.1f%%%s%s", c.table, who_name(c.who),
-                  std::string(name(c.f)).c_str(), c.thd, c.article, got, 100 * err, c.fitted ? "  fitted: " : "",
-                  c.fitted ? c.fitted : "");
+    const Modelled got = model_gib(m, c);
+    const double err = std::fabs(got.gib - c.article) / c.article;
+    char line[240];
+    std::snprintf(line, sizeof line, "%-10s %-13s %-8s %5.2f %9.2f %9.2f %6.1f%%  %s%s", c.table, who_name(c.who),
+                  std::string(name(c.f)).c_str(), c.thd, c.article, got.gib, 100 * err,
+                  c.fitted ? "fitted: " : got.restates ? "restated: " : "independent",
+                  c.fitted ? c.fitted : got.restates ? got.restates : "");
     std::printf("%s\n", line);
     if (c.fitted) {
-      ++fitted;
+      ++fitted, ++fitted_by_table[c.table];
+      continue;
+    }
+    if (got.restates) {
+      ++restated, ++restated_by_table[c.table];
       continue;
     }
     all.push_back(err);
+    above8 += err > 0.08;
     by_table[c.table].push_back(err);
     if (err > worst_by_table[c.table].first) worst_by_table[c.table] = {err, line};
     if (err > worst) worst = err, worst_cell = line;
@@ -178,14 +219,24 @@ TEST(ArticleTables, M5ModelsEveryUnfittedCellWithin8PercentMedian) {
     std::sort(v.begin(), v.end());
     return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
   };
-  std::printf("\nper table (unfitted cells): median / worst\n");
-  for (const auto& [t, v] : by_table)
-    std::printf("  %-10s %3zu cells: median %5.1f%%, worst %5.1f%%: %s\n", t.c_str(), v.size(), 100 * median(v),
-                100 * worst_by_table[t].first, worst_by_table[t].second.c_str());
+  std::printf("\nper table (independent cells): median / worst (ceilings)\n");
+  for (const Ceiling& k : kCeilings) {
+    const std::vector<double>& v = by_table[k.table];
+    ASSERT_FALSE(v.empty()) << k.table;
+    const double med = median(v), w = worst_by_table[k.table].first;
+    std::printf("  %-10s %3zu independent, %2zu restated, %2zu fitted: median %5.1f%% (<= %.1f%%), worst %5.1f%% "
+                "(<= %.1f%%): %s\n",
+                k.table, v.size(), restated_by_table[k.table], fitted_by_table[k.table], 100 * med, 100 * k.median,
+                100 * w, 100 * k.worst, worst_by_table[k.table].second.c_str());
+    EXPECT_LE(med, k.median) << k.table;
+    EXPECT_LE(w, k.worst) << k.table << ": " << worst_by_table[k.table].second;
+  }
+  EXPECT_EQ(by_table.size(), std::size(kCeilings)) << "a table without a ceiling";
   const double med = median(all);
-  std::printf("all: %zu unfitted cells (%zu fitted left out): median %.1f%%, worst %.1f%%: %s\n", all.size(), fitted,
-              100 * med, 100 * worst, worst_cell.c_str());
-  EXPECT_LE(med, 0.08);
+  std::printf("all: %zu independent cells (%zu restated, %zu fitted left out): median %.1f%% (<= %.1f%%), %zu above "
+              "8%%, worst %.1f%%: %s\n",
+              all.size(), restated, fitted, 100 * med, 100 * kAllMedian, above8, 100 * worst, worst_cell.c_str());
+  EXPECT_LE(med, kAllMedian);
 }
 
 }  // namespace

@@ -376,6 +376,17 @@ TEST_F(Cli, CheckReadsTheRecordedOptionsAndDmaxBackAndRefusesMalformedOnes) {
     EXPECT_EQ(res["d_max"], 0.625);
     EXPECT_EQ(res["d_max_source"], "--dmax recorded in the file");
   }
+  // A file written under another model (its hash differs from this run's m5): said in JSON and in text.
+  const std::string other = file("other.pattern", "# model: m5 hash fnv1a64:0000000000000000\nperiod 4096\nlength 20480\n"
+                                                  "seg 300:1 rest:0\n");
+  const Result o = run_cli({"check", "--pattern", other, "--f", "sin10", "--kernel", "pilot_v4", "--json"});
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_EQ(nlohmann::json::parse(o.out)["recorded"]["model_matches"], false);
+  const Result ot = run_cli({"check", "--pattern", other, "--f", "sin10", "--kernel", "pilot_v4"});
+  EXPECT_NE(ot.out.find("note: the file was written under model m5, hash fnv1a64:0000000000000000; this run's model "
+                        "m5 has hash fnv1a64:"),
+            std::string::npos)
+      << ot.out;
   // A given --dmax wins over the recorded one.
   const Result g = run_cli({"check", "--pattern", p, "--f", "sin10", "--kernel", "pilot_v4", "--dmax", "0.5", "--json"});
   ASSERT_EQ(g.code, 0) << g.err;

@@ -568,7 +568,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   hunt_app->add_option("--model-file", ha.model_file, "Host model file for --model host")->capture_default_str();
   hunt_app->add_option("--seconds", ha.seconds, "Time cap per pilot x f (0: none); reported when it cuts the budget")
       ->capture_default_str()->check(number_from(0));
-  hunt_app->add_option("--budget", ha.budget, "Evaluations of the evolutionary search per pilot x f")
+  hunt_app->add_option("--budget", ha.budget, "Evaluations of the evolutionary search per pilot x f (0 to 10^8)")
       ->capture_default_str()->check(whole(0, 100000000));
   hunt_app->add_option("--seed", ha.seed, "Seed of every random choice (printed)")->capture_default_str()
       ->check(whole(0, kU64Max));
@@ -577,11 +577,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       ->capture_default_str();
   hunt_app->add_flag("--json", ha.json, "JSON on stdout: {\"best\": [...]} best first");
   hunt_app->add_flag("--save", ha.save, "Also add the best find of each pilot x f to --corpus");
-  hunt_app->add_option("--keep", ha.keep, "Finds per pilot x f (deduplicated by mechanism)")->capture_default_str()
+  hunt_app->add_option("--keep", ha.keep, "Finds per pilot x f (deduplicated by mechanism; 1 to 1000)")->capture_default_str()
       ->check(whole(1, 1000));
-  hunt_app->add_option("--n", ha.n, "Elements per candidate (default: 36 tiles)")->capture_default_str()
+  hunt_app->add_option("--n", ha.n, "Elements per candidate (default: 36 tiles; 12288 to 2^26)")->capture_default_str()
       ->check(whole(12288, kMaxElements));
-  hunt_app->add_option("--jobs", ha.jobs, "Pilot x f hunts in parallel")->capture_default_str()->check(whole(1, 64));
+  hunt_app->add_option("--jobs", ha.jobs, "Pilot x f hunts in parallel (1 to 64)")->capture_default_str()->check(whole(1, 64));
   hunt_app->add_option("--fail-above", ha.fail_above,
                        "Exit 1 (naming each) when a find's model regret is above this (for CI)")
       ->check(number_from(0));
