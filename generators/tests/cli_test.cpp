@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "pattern.h"
+#include "registry.h"
 
 namespace maskapply::cli {
 namespace {
@@ -206,6 +207,39 @@ TEST_F(Cli, BadUsageExitsTwoWithAMessage) {
     EXPECT_FALSE(r.err.empty()) << joined;
     EXPECT_NE(r.err.find(c.message), std::string::npos) << joined << "\n" << r.err;
   }
+}
+
+// --help names every valid f, kernel and pilot next to the option that takes it; a bad name is refused by the
+// same parser, at parse time, with the same names.
+TEST_F(Cli, HelpListsTheValidFKernelAndPilotNames) {
+  const auto option_line = [](const std::string& help, const std::string& option) {
+    const size_t at = help.find("  " + option + " ");
+    return at == std::string::npos ? std::string() : help.substr(at, help.find('\n', at) - at);
+  };
+  std::string fns;
+  for (std::string_view n : maskapply::kFnNames) fns += (fns.empty() ? "" : ", ") + std::string(n);
+  std::string kernels, pilots;
+  for (std::string_view n : maskapply::kKernelNames) {
+    kernels += (kernels.empty() ? "" : ", ") + std::string(n);
+    if (n.rfind("pilot_", 0) == 0) pilots += (pilots.empty() ? "" : ", ") + std::string(n);
+  }
+  const Result check = run_cli({"check", "--help"});
+  ASSERT_EQ(check.code, 0) << check.err;
+  EXPECT_NE(option_line(check.out, "--f").find("{" + fns + "}"), std::string::npos) << check.out;
+  EXPECT_NE(option_line(check.out, "--kernel").find("{" + kernels + "}"), std::string::npos) << check.out;
+  const Result report = run_cli({"report", "--help"});
+  ASSERT_EQ(report.code, 0) << report.err;
+  EXPECT_NE(option_line(report.out, "--f").find("{" + fns + "}"), std::string::npos) << report.out;
+  EXPECT_NE(option_line(report.out, "--pilots").find("{" + pilots + "}"), std::string::npos) << report.out;
+  const Result hunt = run_cli({"hunt", "--help"});
+  ASSERT_EQ(hunt.code, 0) << hunt.err;
+  EXPECT_NE(option_line(hunt.out, "--f").find("{" + fns + "}"), std::string::npos) << hunt.out;
+  EXPECT_NE(option_line(hunt.out, "--pilot").find("{" + pilots + "}"), std::string::npos) << hunt.out;
+  // The short pilot names the hunt's parser takes pass its check too.
+  EXPECT_EQ(run_cli({"hunt", "--pilot", "v4,v3.5", "--f", "sqrt", "--budget", "0", "--help"}).code, 0);
+  const Result bad = run_cli({"hunt", "--pilot", "v4,v9", "--f", "sqrt"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("maskapply hunt: error: --pilot: unknown pilot 'pilot_v9' (known: pilot_v1"), std::string::npos) << bad.err;
 }
 
 TEST_F(Cli, ReportRefusesAnOutPathThatIsAFileAndLeavesItAlone) {

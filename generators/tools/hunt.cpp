@@ -20,8 +20,6 @@
 
 namespace maskapply::cli {
 
-namespace {
-
 namespace hunt = gen::hunt;
 
 std::vector<Kernel> parse_pilots(const std::string& list) {
@@ -39,6 +37,8 @@ std::vector<Kernel> parse_pilots(const std::string& list) {
   }
   return out;
 }
+
+namespace {
 
 gen::CostModel hunt_model(const std::string& which, const std::string& model_file) {
   if (which == "m5" || which == "host") return *load_model(which, model_file);
