@@ -4,12 +4,15 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <charconv>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli.h"
+#include "commands.h"
 #include "pattern.h"
 #include "registry.h"
 
@@ -269,6 +272,43 @@ TEST_F(Cli, QuickReportWritesMarkdownJsonCsvAndSvg) {
     EXPECT_TRUE(row["measured_regret"].is_null());
   }
   EXPECT_EQ(slurp(out + "/heatmap.svg").rfind("<svg", 0), 0u);
+  // report.csv's numbers read back to the very values report.json carries (both shortest round-trip forms).
+  std::istringstream csv(slurp(out + "/report.csv"));
+  std::string line;
+  std::getline(csv, line);
+  const std::vector<std::string> header = split(line, ',');
+  const auto column = [&](const char* name) {
+    return static_cast<size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  size_t row = 0;
+  for (; std::getline(csv, line); ++row) {
+    // The quoted fields (case, label) may hold commas: drop them, they are the first and third columns.
+    std::vector<std::string> f;
+    bool quoted = false;
+    std::string cur;
+    for (char ch : line) {
+      if (ch == '"') quoted = !quoted;
+      if (ch == ',' && !quoted) f.push_back(cur), cur.clear();
+      else cur += ch;
+    }
+    f.push_back(cur);
+    ASSERT_EQ(f.size(), header.size()) << line;
+    ASSERT_LT(row, j["rows"].size());
+    const nlohmann::json& jr = j["rows"][row];
+    for (const char* key : {"model_regret", "model_vs_fixed", "d_max"}) {
+      const std::string& text = f[column(key)];
+      if (jr[key].is_null()) {  // NaN or infinite: null in JSON
+        EXPECT_TRUE(text == "nan" || text == "-nan" || text == "inf" || text == "-inf") << key << " " << text;
+        continue;
+      }
+      double v = 0;
+      const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+      ASSERT_EQ(r.ec, std::errc()) << key << " '" << text << "'";
+      const double want = jr[key].get<double>();
+      EXPECT_EQ(std::memcmp(&v, &want, sizeof v), 0) << key << ": csv " << text << " json " << jr[key].dump();
+    }
+  }
+  EXPECT_EQ(row, j["rows"].size());
 }
 
 TEST_F(Cli, CalibrateWritesAHostModelThatCheckReads) {
