@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
 # cmake -P run-example.cmake: install maskapply (MASKAPPLY_BUILD_DIR) into WORK_DIR/prefix, build the example
-# (EXAMPLE_SOURCE_DIR) against it with find_package, run its ctest, and assert:
+# (EXAMPLE_SOURCE_DIR) against it with find_package, check the installed headers (only the exported libraries',
+# each compiling as <maskapply/NAME.h> with include/ but not include/maskapply/ on the path, no C++ standard set by
+# the consumer), run the example's ctest, and assert:
 #   label `fixed`: every test passes (kernel and pilot properties, the user's own f, the sweep, regret, fuzz replay);
 #   label `buggy`: both tests fail, the properties with a shrunk counterexample, the first differing index and a
 #   case file, the fuzz replay of a one-block input with the difference at index 0 (register 0).

@@ -15,6 +15,7 @@
 # Tests, tools and install rules are off: the build needs CMake >= 3.25, Ninja (optional), pkg-config, SLEEF,
 # nlohmann-json, zip and on x86-64 SIMDe, nothing else (.clusterfuzzlite/Dockerfile installs exactly those).
 # Usage: CXX=clang++-14 LIB_FUZZING_ENGINE=-fsanitize=fuzzer OUT=/tmp/out bash fuzz/build.sh
+set -euo pipefail  # also when run as `bash fuzz/build.sh`, which ignores the -eu above
 src=$(cd "$(dirname "$0")/.." && pwd)
 : "${OUT:?fuzz/build.sh: set OUT to the directory the targets go to}"
 CC=${CC:-clang-14}

@@ -4,14 +4,18 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <charconv>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli.h"
+#include "commands.h"
 #include "cost_model.h"
 #include "pattern.h"
+#include "registry.h"
 
 namespace maskapply::cli {
 namespace {
@@ -209,6 +213,39 @@ TEST_F(Cli, BadUsageExitsTwoWithAMessage) {
   }
 }
 
+// --help names every valid f, kernel and pilot next to the option that takes it; a bad name is refused by the
+// same parser, at parse time, with the same names.
+TEST_F(Cli, HelpListsTheValidFKernelAndPilotNames) {
+  const auto option_line = [](const std::string& help, const std::string& option) {
+    const size_t at = help.find("  " + option + " ");
+    return at == std::string::npos ? std::string() : help.substr(at, help.find('\n', at) - at);
+  };
+  std::string fns;
+  for (std::string_view n : maskapply::kFnNames) fns += (fns.empty() ? "" : ", ") + std::string(n);
+  std::string kernels, pilots;
+  for (std::string_view n : maskapply::kKernelNames) {
+    kernels += (kernels.empty() ? "" : ", ") + std::string(n);
+    if (n.rfind("pilot_", 0) == 0) pilots += (pilots.empty() ? "" : ", ") + std::string(n);
+  }
+  const Result check = run_cli({"check", "--help"});
+  ASSERT_EQ(check.code, 0) << check.err;
+  EXPECT_NE(option_line(check.out, "--f").find("{" + fns + "}"), std::string::npos) << check.out;
+  EXPECT_NE(option_line(check.out, "--kernel").find("{" + kernels + "}"), std::string::npos) << check.out;
+  const Result report = run_cli({"report", "--help"});
+  ASSERT_EQ(report.code, 0) << report.err;
+  EXPECT_NE(option_line(report.out, "--f").find("{" + fns + "}"), std::string::npos) << report.out;
+  EXPECT_NE(option_line(report.out, "--pilots").find("{" + pilots + "}"), std::string::npos) << report.out;
+  const Result hunt = run_cli({"hunt", "--help"});
+  ASSERT_EQ(hunt.code, 0) << hunt.err;
+  EXPECT_NE(option_line(hunt.out, "--f").find("{" + fns + "}"), std::string::npos) << hunt.out;
+  EXPECT_NE(option_line(hunt.out, "--pilot").find("{" + pilots + "}"), std::string::npos) << hunt.out;
+  // The short pilot names the hunt's parser takes pass its check too.
+  EXPECT_EQ(run_cli({"hunt", "--pilot", "v4,v3.5", "--f", "sqrt", "--budget", "0", "--help"}).code, 0);
+  const Result bad = run_cli({"hunt", "--pilot", "v4,v9", "--f", "sqrt"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("maskapply hunt: error: --pilot: unknown pilot 'pilot_v9' (known: pilot_v1"), std::string::npos) << bad.err;
+}
+
 TEST_F(Cli, ReportRefusesAnOutPathThatIsAFileAndLeavesItAlone) {
   const std::string f = file("not_a_dir", "keep me");
   const Result r = run_cli({"report", "--quick", "--family", "all", "--f", "sqrt", "--no-article", "--out", f});
@@ -236,6 +273,43 @@ TEST_F(Cli, QuickReportWritesMarkdownJsonCsvAndSvg) {
     EXPECT_TRUE(row["measured_regret"].is_null());
   }
   EXPECT_EQ(slurp(out + "/heatmap.svg").rfind("<svg", 0), 0u);
+  // report.csv's numbers read back to the very values report.json carries (both shortest round-trip forms).
+  std::istringstream csv(slurp(out + "/report.csv"));
+  std::string line;
+  std::getline(csv, line);
+  const std::vector<std::string> header = split(line, ',');
+  const auto column = [&](const char* name) {
+    return static_cast<size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  size_t row = 0;
+  for (; std::getline(csv, line); ++row) {
+    // The quoted fields (case, label) may hold commas: drop them, they are the first and third columns.
+    std::vector<std::string> f;
+    bool quoted = false;
+    std::string cur;
+    for (char ch : line) {
+      if (ch == '"') quoted = !quoted;
+      if (ch == ',' && !quoted) f.push_back(cur), cur.clear();
+      else cur += ch;
+    }
+    f.push_back(cur);
+    ASSERT_EQ(f.size(), header.size()) << line;
+    ASSERT_LT(row, j["rows"].size());
+    const nlohmann::json& jr = j["rows"][row];
+    for (const char* key : {"model_regret", "model_vs_fixed", "d_max"}) {
+      const std::string& text = f[column(key)];
+      if (jr[key].is_null()) {  // NaN or infinite: null in JSON
+        EXPECT_TRUE(text == "nan" || text == "-nan" || text == "inf" || text == "-inf") << key << " " << text;
+        continue;
+      }
+      double v = 0;
+      const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+      ASSERT_EQ(r.ec, std::errc()) << key << " '" << text << "'";
+      const double want = jr[key].get<double>();
+      EXPECT_EQ(std::memcmp(&v, &want, sizeof v), 0) << key << ": csv " << text << " json " << jr[key].dump();
+    }
+  }
+  EXPECT_EQ(row, j["rows"].size());
 }
 
 TEST_F(Cli, CalibrateWritesAHostModelThatCheckReads) {

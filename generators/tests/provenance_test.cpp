@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: MIT
 // Every output says where it ran: `maskapply --version`, `check --json` and report.json carry the version, the git
 // commit, the compiler, the platform path, the CPU model, the OS and the date; and CSV fields with embedded quotes,
-// commas or line breaks come out as RFC 4180 writes them.
+// commas or line breaks come out as RFC 4180 writes them, CSV numbers as text that reads back to the same bits.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <charconv>
+#include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <regex>
 #include <sstream>
 
@@ -94,6 +99,43 @@ TEST(Csv, FieldsAreQuotedWithEmbeddedQuotesDoubled) {
   EXPECT_EQ(csv_field("the \"liar\" probe"), "\"the \"\"liar\"\" probe\"");
   EXPECT_EQ(csv_field("\""), "\"\"\"\"");
   EXPECT_EQ(csv_field("two\nlines"), "\"two\nlines\"");
+}
+
+// csv_number writes the shortest text that reads back to the same bits: every float and double drawn from all
+// bit patterns (NaN aside: "nan" keeps no payload) parses back with std::from_chars to exactly its bits.
+template <class T, class Bits>
+void expect_round_trip(Bits bits) {
+  T x;
+  std::memcpy(&x, &bits, sizeof x);
+  const std::string text = csv_number(x);
+  T back = -x;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), back);
+  if (std::isnan(x)) {
+    EXPECT_TRUE(text == "nan" || text == "-nan") << text;
+    return;
+  }
+  ASSERT_EQ(r.ec, std::errc()) << text;
+  ASSERT_EQ(r.ptr, text.data() + text.size()) << text;
+  Bits back_bits;
+  std::memcpy(&back_bits, &back, sizeof back);
+  ASSERT_EQ(back_bits, bits) << text;
+}
+
+TEST(Csv, NumbersAreTheShortestTextThatReadsBackToTheSameBits) {
+  EXPECT_EQ(csv_number(0.1f), "0.1");
+  EXPECT_EQ(csv_number(0.1), "0.1");
+  EXPECT_EQ(csv_number(1.0 / 3), "0.3333333333333333");
+  EXPECT_EQ(csv_number(1.0160417906745678), "1.0160417906745678");  // 6 significant digits would say 1.01604
+  EXPECT_EQ(csv_number(-0.0), "-0");
+  EXPECT_EQ(csv_number(std::numeric_limits<double>::infinity()), "inf");
+  std::mt19937_64 rng(24);
+  for (int i = 0; i < 200000; ++i) {
+    expect_round_trip<double>(static_cast<uint64_t>(rng()));
+    expect_round_trip<float>(static_cast<uint32_t>(rng()));
+  }
+  for (uint64_t b : {0x0000000000000001ull, 0x000fffffffffffffull, 0x7fefffffffffffffull, 0x8000000000000000ull})
+    expect_round_trip<double>(b);
+  for (uint32_t b : {0x00000001u, 0x007fffffu, 0x7f7fffffu, 0x3f000000u, 0x3f000001u}) expect_round_trip<float>(b);
 }
 
 }  // namespace

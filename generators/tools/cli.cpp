@@ -12,6 +12,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -38,16 +40,24 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
+std::string fn_names() {
+  std::string names;
+  for (std::string_view n : kFnNames) names += (names.empty() ? "" : ", ") + std::string(n);
+  return names;
+}
+
+std::string kernel_names(const std::vector<Kernel>& all) {
+  std::string names;
+  for (Kernel n : all) names += (names.empty() ? "" : ", ") + std::string(name(n));
+  return names;
+}
+
 std::vector<Fn> parse_fns(const std::string& list, const std::vector<Fn>& all) {
   if (list == "all") return all;
   std::vector<Fn> out;
   for (const std::string& s : split(list, ',')) {
     const auto f = fn_from_name(s);
-    if (!f) {
-      std::string names;
-      for (std::string_view n : kFnNames) names += (names.empty() ? "" : ", ") + std::string(n);
-      throw Usage("unknown f '" + s + "' (known: " + names + ", or all)");
-    }
+    if (!f) throw Usage("unknown f '" + s + "' (known: " + fn_names() + ", or all)");
     out.push_back(*f);
   }
   return out;
@@ -58,14 +68,24 @@ std::vector<Kernel> parse_kernels(const std::string& list, const std::vector<Ker
   std::vector<Kernel> out;
   for (const std::string& s : split(list, ',')) {
     const auto k = kernel_from_name(s);
-    if (!k || std::find(all.begin(), all.end(), *k) == all.end()) {
-      std::string names;
-      for (Kernel n : all) names += (names.empty() ? "" : ", ") + std::string(name(n));
-      throw Usage("unknown kernel '" + s + "' (known: " + names + ", or all)");
-    }
+    if (!k || std::find(all.begin(), all.end(), *k) == all.end())
+      throw Usage("unknown kernel '" + s + "' (known: " + kernel_names(all) + ", or all)");
     out.push_back(*k);
   }
   return out;
+}
+
+CLI::Validator names_check(const std::string& names, std::function<void(const std::string&)> parse) {
+  return CLI::Validator(
+      [parse](std::string& list) {
+        try {
+          parse(list);
+          return std::string();
+        } catch (const Usage& e) {
+          return std::string(e.what());
+        }
+      },
+      "{" + names + "}");
 }
 
 std::optional<gen::CostModel> load_model(const std::string& which, const std::string& file) {
@@ -105,6 +125,11 @@ namespace {
 
 const std::vector<Fn> kArticleFnList(kArticleFns.begin(), kArticleFns.end());
 const std::vector<Kernel> kKernelList(kAllKernels.begin(), kAllKernels.end());
+const std::vector<Kernel> kPilotKernels = [] {
+  std::vector<Kernel> v;
+  std::copy_if(kAllKernels.begin(), kAllKernels.end(), std::back_inserter(v), is_pilot);
+  return v;
+}();
 
 std::string read_file(const std::string& path, size_t limit) {
   std::error_code ec;
@@ -506,8 +531,12 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   rep->add_option("--seed", ra.seed, "Seed of every random choice (printed)")->capture_default_str()
       ->check(whole(0, kU64Max));
   rep->add_option("--family", ra.families, "A family spec (name or name:knob=value,...); repeat; default: all");
-  rep->add_option("--f", ra.fns, "Comma-separated f names, or all")->capture_default_str();
-  rep->add_option("--pilots", ra.pilots, "Comma-separated pilots, or all")->capture_default_str();
+  rep->add_option("--f", ra.fns, "Comma-separated f names, or all")
+      ->capture_default_str()
+      ->check(names_check(fn_names(), [](const std::string& l) { parse_fns(l, kArticleFnList); }));
+  rep->add_option("--pilots", ra.pilots, "Comma-separated pilots, or all")
+      ->capture_default_str()
+      ->check(names_check(kernel_names(kPilotKernels), [](const std::string& l) { parse_kernels(l, kPilotKernels); }));
   rep->add_flag("--no-article", ra.no_article, "Leave out the article's cases");
   rep->add_flag("--no-sweeps", ra.no_sweeps, "Leave out the article's thd sweeps");
   rep->add_flag("--no-measure", ra.no_measure, "No timing (automatic under an emulator)");
@@ -522,9 +551,13 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   CLI::App* chk = app.add_subcommand("check", "One input through chosen kernels and pilots against the oracle");
   chk->add_option("--pattern", ca.pattern, "Pattern file (see docs/generators.md)");
   chk->add_option("--input", ca.input, "Raw little-endian float32 file");
-  chk->add_option("--f", ca.fns, "Comma-separated f names, or all")->capture_default_str();
+  chk->add_option("--f", ca.fns, "Comma-separated f names, or all")
+      ->capture_default_str()
+      ->check(names_check(fn_names(), [](const std::string& l) { parse_fns(l, kArticleFnList); }));
   chk->add_option("--thd", thd_text, "Threshold: mask is a < thd")->capture_default_str();
-  chk->add_option("--kernel", ca.kernels, "Comma-separated kernel names, or all")->capture_default_str();
+  chk->add_option("--kernel", ca.kernels, "Comma-separated kernel names, or all")
+      ->capture_default_str()
+      ->check(names_check(kernel_names(kKernelList), [](const std::string& l) { parse_kernels(l, kKernelList); }));
   chk->add_option("--dmax", dmax, "Inject this d_max into the pilots (instead of the model's)");
   chk->add_flag("--timed-dmax", ca.timed, "Pilots time d_max on this host (the article's bsl_calibrate)");
   chk->add_option("--model", ca.model, "m5 or host: the costs, and the pilots' d_max unless --dmax/--timed-dmax")
@@ -562,8 +595,12 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   bool no_progress = false;
   CLI::App* hunt_app = app.add_subcommand("hunt", "Hunt dispatch countertests: the patterns where a pilot's choices "
                                                    "cost most against the clairvoyant block oracle (docs/hunt.md)");
-  hunt_app->add_option("--pilot", ha.pilots, "Comma-separated pilots (pilot_v4 or v4), or all")->capture_default_str();
-  hunt_app->add_option("--f", ha.fns, "Comma-separated f names, or all")->capture_default_str();
+  hunt_app->add_option("--pilot", ha.pilots, "Comma-separated pilots (pilot_v4 or v4), or all")
+      ->capture_default_str()
+      ->check(names_check(kernel_names(kPilotKernels), [](const std::string& l) { parse_pilots(l); }));
+  hunt_app->add_option("--f", ha.fns, "Comma-separated f names, or all")
+      ->capture_default_str()
+      ->check(names_check(fn_names(), [](const std::string& l) { parse_fns(l, kArticleFnList); }));
   hunt_app->add_option("--model", ha.model, "m5, host, or a model file from calibrate")->capture_default_str();
   hunt_app->add_option("--model-file", ha.model_file, "Host model file for --model host")->capture_default_str();
   hunt_app->add_option("--seconds", ha.seconds, "Time cap per pilot x f (0: none); reported when it cuts the budget")
@@ -617,6 +654,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     return app.exit(e, out, err);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e, out, err);
+  } catch (const CLI::ValidationError& e) {
+    // A name refused by an option's check (names_check): reported as the commands' own usage errors are.
+    for (const CLI::App* sub : app.get_subcommands()) cmd += " " + sub->get_name();
+    err << cmd << ": error: " << e.what() << "\n";
+    return 2;
   } catch (const CLI::ParseError& e) {
     err << "maskapply: error: " << e.what() << "\nRun with --help or --help-all for more information.\n";
     return 2;

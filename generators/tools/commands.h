@@ -32,6 +32,8 @@ inline constexpr const char* kDefaultHostModel = "maskapply-host.json";
 // "all" or a comma-separated list of names.
 std::vector<Fn> parse_fns(const std::string& list, const std::vector<Fn>& all);
 std::vector<Kernel> parse_kernels(const std::string& list, const std::vector<Kernel>& all);
+// maskapply hunt's --pilot: pilot_v4 or v4 (v3.5, v3_5), or all.
+std::vector<Kernel> parse_pilots(const std::string& list);
 // "m5", "host" (read from file), a model file written by `maskapply calibrate`, or "" (none).
 std::optional<gen::CostModel> load_model(const std::string& which, const std::string& file);
 std::vector<std::string> split(const std::string& s, char sep);

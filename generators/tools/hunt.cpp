@@ -22,8 +22,6 @@
 
 namespace maskapply::cli {
 
-namespace {
-
 namespace hunt = gen::hunt;
 
 std::vector<Kernel> parse_pilots(const std::string& list) {
@@ -41,6 +39,8 @@ std::vector<Kernel> parse_pilots(const std::string& list) {
   }
   return out;
 }
+
+namespace {
 
 struct Job {
   Kernel pilot;

@@ -305,14 +305,16 @@ int report(const ReportArgs& in, std::ostream& out, std::ostream& err) {
        << correct << " | " << fixed(r.regret.vs_oracle, 2) << " | " << fixed(r.regret.whole, 2) << " | "
        << fixed(r.regret.vs_fixed, 2) << " ("
        << name(r.regret.fixed_strategy) << ") | " << mreg << " | " << gib << " |\n";
+    // Numbers in their shortest exact form (gen::csv_number): read back, each is the value the run computed.
     csv << gen::csv_field(c.column) << "," << c.kind << "," << gen::csv_field(c.label) << "," << name(c.f) << ","
-        << c.thd << ","
+        << gen::csv_number(c.thd) << ","
         << name(r.pilot) << "," << n << "," << a.seed << "," << (r.bit_exact ? "true" : "false") << ","
-        << r.mismatches << "," << r.d_max << "," << r.regret.vs_oracle << "," << r.regret.vs_fixed << ","
-        << name(r.regret.fixed_strategy) << "," << r.regret.whole << ","
-        << (r.measured ? std::to_string(r.measured->vs_oracle) : "") << ","
-        << (r.measured ? std::to_string(r.measured->vs_fixed) : "") << ","
-        << (r.measured ? std::to_string(r.measured->gib_per_s) : "") << "\n";
+        << r.mismatches << "," << gen::csv_number(r.d_max) << "," << gen::csv_number(r.regret.vs_oracle) << ","
+        << gen::csv_number(r.regret.vs_fixed) << "," << name(r.regret.fixed_strategy) << ","
+        << gen::csv_number(r.regret.whole) << ","
+        << (r.measured ? gen::csv_number(r.measured->vs_oracle) : "") << ","
+        << (r.measured ? gen::csv_number(r.measured->vs_fixed) : "") << ","
+        << (r.measured ? gen::csv_number(r.measured->gib_per_s) : "") << "\n";
     nlohmann::ordered_json jr;
     jr["case"] = c.column, jr["kind"] = c.kind, jr["label"] = c.label, jr["f"] = std::string(name(c.f));
     jr["thd"] = c.thd, jr["pilot"] = std::string(name(r.pilot)), jr["bit_exact"] = r.bit_exact;
