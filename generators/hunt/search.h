@@ -111,6 +111,7 @@ struct HuntConfig {
   std::function<void(const Progress&)> progress;  // called now and then
   bool seeds = true, adversary = true;  // the threshold seeds and the adversary start the archive
   std::vector<Pattern> start;           // more starting patterns (tests start from a plain one)
+  std::string start_origin = "given";   // what a find grown from them says of them (origin "seed: ...")
 };
 
 struct HuntResult {
