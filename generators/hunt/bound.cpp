@@ -691,32 +691,11 @@ Solved solve(Setting& st, double lambda, bool witness) {
 // The witness as a pattern: the calibration region unselected (no pilot v1 .. v4 reads it, no figure counts it),
 // each block's a selected elements packed at the start of its ne non-empty registers. One tile's period when every
 // decided tile is the same and the tiles fall on the period's grid.
-Pattern witness_pattern(const Setting& st, const std::vector<std::vector<Block>>& tiles) {
-  const auto block_bits = [](const Block& b, std::vector<uint8_t>& out) {
-    unsigned left = b.a;
-    for (unsigned r = 0; r < 4; ++r) {
-      const unsigned take = r < b.ne ? (b.a / b.ne + (r < b.a % b.ne ? 1u : 0u)) : 0u;
-      for (unsigned l = 0; l < 4; ++l) out.push_back(l < take);
-      left -= take;
-    }
-    (void)left;
-  };
-  bool same = st.region % st.o.tile == 0 && st.last_blocks == st.full_blocks;
-  for (const auto& t : tiles) same = same && t.size() == tiles[0].size() &&
-                                     std::equal(t.begin(), t.end(), tiles[0].begin(), [](const Block& x, const Block& y) {
-                                       return x.a == y.a && x.ne == y.ne;
-                                     });
-  std::vector<uint8_t> bits;
-  if (same) {
-    for (const Block& b : tiles[0]) block_bits(b, bits);
-  } else {
-    bits.assign(st.region, 0);
-    for (const auto& t : tiles)
-      for (const Block& b : t) block_bits(b, bits);
-  }
+Pattern runs_pattern(const std::vector<uint8_t>& bits, size_t phase, size_t n) {
   Pattern p;
   p.period = bits.size();
-  p.length = st.n;
+  p.phase = phase;
+  p.length = n;
   for (size_t i = 0; i < bits.size();) {
     size_t j = i;
     while (j < bits.size() && bits[j] == bits[i]) ++j;
@@ -726,6 +705,50 @@ Pattern witness_pattern(const Setting& st, const std::vector<std::vector<Block>>
     i = j;
   }
   return p;
+}
+
+void block_bits(const Block& b, std::vector<uint8_t>& out) {
+  for (unsigned r = 0; r < 4; ++r) {
+    const unsigned take = r < b.ne ? (b.a / b.ne + (r < b.a % b.ne ? 1u : 0u)) : 0u;
+    for (unsigned l = 0; l < 4; ++l) out.push_back(l < take);
+  }
+}
+
+// The witness as a pattern: the calibration region unselected (no pilot v1 .. v4 reads it, no figure counts it),
+// each block's a selected elements packed at the start of its ne non-empty registers. When the decided region
+// repeats with a period p (a multiple of 16, up to 8 tiles), one period with the phase that puts the first decided
+// element at its start (the calibration region then holds copies: read by nothing); else the whole array.
+Pattern witness_pattern(const Setting& st, const std::vector<std::vector<Block>>& tiles) {
+  std::vector<uint8_t> bits;
+  for (const auto& t : tiles)
+    for (const Block& b : t) block_bits(b, bits);
+  const size_t len = bits.size();
+  for (size_t p = 16; p <= std::min(len / 2, 8 * st.o.tile); p += 16) {
+    if (len % p) continue;
+    if (!std::equal(bits.begin() + static_cast<std::ptrdiff_t>(p), bits.end(), bits.begin())) continue;
+    return runs_pattern(std::vector<uint8_t>(bits.begin(), bits.begin() + static_cast<std::ptrdiff_t>(p)),
+                        (p - st.region % p) % p, st.n);
+  }
+  std::vector<uint8_t> all(st.region, 0);
+  all.insert(all.end(), bits.begin(), bits.end());
+  return runs_pattern(all, 0, st.n);
+}
+
+// The most frequent full decided tile of the witness, repeated.
+Pattern tile_pattern(const Setting& st, const std::vector<std::vector<Block>>& tiles) {
+  std::map<std::vector<std::pair<int, int>>, size_t> seen;
+  std::vector<std::pair<int, int>> best;
+  size_t most = 0;
+  for (const auto& t : tiles) {
+    if (t.size() != st.full_blocks) continue;
+    std::vector<std::pair<int, int>> k;
+    for (const Block& b : t) k.emplace_back(b.a, b.ne);
+    if (++seen[k] > most) most = seen[k], best = k;
+  }
+  std::vector<uint8_t> bits;
+  for (const auto& [a, ne] : best) block_bits(Block{static_cast<uint8_t>(a), static_cast<uint8_t>(ne)}, bits);
+  if (bits.empty()) bits.assign(st.o.tile, 0);
+  return runs_pattern(bits, (bits.size() - st.region % bits.size()) % bits.size(), st.n);
 }
 
 }  // namespace
@@ -786,7 +809,7 @@ BoundResult regret_bound(Kernel pilot, Fn f, const CostModel& m, const PilotOpti
     const Pattern p = witness_pattern(st, s.tiles);
     sum.assign(p, n);
     const double w = scorer.score(sum).regret;
-    if (w > best_r) best_r = w, best = p;
+    if (w > best_r) best_r = w, best = p, r.tile_pattern = tile_pattern(st, s.tiles);
     r.lambda = lambda, r.f_at_lambda = s.F;
     // Dinkelbach: the argmax's own ratio is the next lambda; stop when it no longer rises (from a start above
     // the maximum, the first argmax's ratio is a start below it).

@@ -35,6 +35,7 @@ struct BoundResult {
   double bound = 0;            // certified: every selection of length n has Scorer regret <= bound
   double witness = 0;          // the witness's regret, scored by hunt::Scorer (not by the bound's program)
   Pattern pattern;             // the witness (`length` n)
+  Pattern tile_pattern;        // its most frequent decided tile repeated (one tile's period): compact, near it
   double lambda = 0;           // the last Dinkelbach iterate (the witness's regret before the last check)
   double f_at_lambda = 0;      // F(lambda) computed there (<= 0 up to rounding at the fixed point)
   double o_min = 0;            // the lower bound on any selection's oracle cost used in the certificate
