@@ -10,6 +10,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <tuple>
 #include <stdexcept>
 
 #include "fast_pilot.h"
@@ -305,8 +306,9 @@ struct Block {
 // value per exit (boundary state x label); with witness, also the blocks of the best path to `want`.
 class TileDP {
  public:
-  TileDP(const TileModel& t, const Costs& c, const CostModel& m, Fn f, double lambda)
-      : t_(t), c_(c), lambda_(lambda) {
+  // forced: the tile's blocks when the adversary's choice is fixed (bound_objective_of), else null.
+  TileDP(const TileModel& t, const Costs& c, const CostModel& m, Fn f, double lambda, const Block* forced = nullptr)
+      : t_(t), c_(c), lambda_(lambda), forced_(forced) {
     for (const Stage& s : t_.stages) pilot_.push_back(terms(m, f, s.s));
   }
   std::vector<double> run(size_t entry, bool keep = false);
@@ -320,6 +322,7 @@ class TileDP {
   const TileModel& t_;
   const Costs& c_;
   double lambda_;
+  const Block* forced_;
   std::vector<StrategyTerms> pilot_;
   bool keep_ = false;
   std::vector<std::vector<Arr>> post_, pre_;  // per boundary j, per stage (kept for the witness)
@@ -376,6 +379,7 @@ void TileDP::step(size_t si, size_t j, const Arr& in, Arr& out) const {
   std::vector<double> gi(L);
   std::vector<size_t> nx(L);
   for (unsigned a = 0; a <= 16; ++a) {
+    if (forced_ && forced_[j].a != a) continue;
     for (size_t i = 0; i < L; ++i) {
       nx[i] = ct.add(i, a);
       gi[i] = p.group != 0 ? p.group * inc(ct.res(i), a) : 0.0;
@@ -394,7 +398,7 @@ void TileDP::step(size_t si, size_t j, const Arr& in, Arr& out) const {
           src = in.v.data() + (static_cast<size_t>(from) * 2 + pe) * L;
         }
         const double coef = p.nonempty_reg - lambda_ * onr;
-        const unsigned ne = coef > 0 ? ne_hi : ne_lo;
+        const unsigned ne = forced_ ? forced_[j].ne : coef > 0 ? ne_hi : ne_lo;
         const double w = pilot_block(si, j, a, pe, ne) - lambda_ * (ob + ne * onr);
         double* dst = out.v.data() + (o2 * 2 + e) * L;
         out.alive[o2][e] = true;
@@ -620,18 +624,21 @@ struct Solved {
   std::vector<std::vector<Block>> tiles;  // the argmax (when asked)
 };
 
-Solved solve(Setting& st, double lambda, bool witness) {
+// forced: every decided block's summary fixed (then the value is P(x) - lambda O(x) of that x).
+Solved solve(Setting& st, double lambda, bool witness, const std::vector<Block>* forced = nullptr) {
   const size_t NS = st.chain.states();
-  // Transfers per (mode, blocks): [entry][exit * labels + label].
-  std::map<std::pair<int, size_t>, std::array<std::vector<double>, 4>> tr;
+  // Transfers per (mode, blocks) (and tile, when forced): [entry][exit * labels + label].
+  std::map<std::tuple<int, size_t, size_t>, std::array<std::vector<double>, 4>> tr;
+  size_t tile_at = 0, block_at = 0;
   const auto transfer = [&](int mode, size_t blocks) -> const std::array<std::vector<double>, 4>& {
-    auto it = tr.find({mode, blocks});
+    const auto key = std::tuple{mode, blocks, forced ? tile_at : 0};
+    auto it = tr.find(key);
     if (it != tr.end()) return it->second;
     const TileModel& tm = st.model(mode, blocks);
-    TileDP dp(tm, st.costs, st.m, st.f, lambda);
+    TileDP dp(tm, st.costs, st.m, st.f, lambda, forced ? forced->data() + block_at : nullptr);
     std::array<std::vector<double>, 4> t;
     for (size_t e = 0; e < 4; ++e) t[e] = dp.run(e);
-    return tr.emplace(std::pair{mode, blocks}, std::move(t)).first->second;
+    return tr.emplace(key, std::move(t)).first->second;
   };
   std::vector<double> val(NS * 4, kNeg);
   val[0 * 4 + 0] = 0;  // v4 starts trusting the probe; the oracle's first block is compared with "non-empty"
@@ -642,6 +649,7 @@ Solved solve(Setting& st, double lambda, bool witness) {
   for (size_t t = 0; t < st.tiles; ++t) {
     std::vector<double> nv(NS * 4, kNeg);
     const size_t blocks = st.tile_blocks(t);
+    tile_at = t;
     for (size_t s = 0; s < NS; ++s) {
       bool any = false;
       for (size_t e = 0; e < 4; ++e) any = any || val[s * 4 + e] != kNeg;
@@ -660,6 +668,7 @@ Solved solve(Setting& st, double lambda, bool witness) {
       }
     }
     val = std::move(nv);
+    block_at += blocks;
   }
   Solved out;
   size_t arg = 0;
@@ -780,6 +789,16 @@ double bound_objective(Kernel pilot, Fn f, const CostModel& m, const PilotOption
   if (const std::string e = bound_unsupported(pilot, o, n); !e.empty()) throw std::invalid_argument("maskapply bound: " + e);
   Setting st(pilot, f, m, o, n);
   return solve(st, lambda, false).F;
+}
+
+double bound_objective_of(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
+                          const std::vector<std::pair<unsigned, unsigned>>& blocks) {
+  if (const std::string e = bound_unsupported(pilot, o, n); !e.empty()) throw std::invalid_argument("maskapply bound: " + e);
+  Setting st(pilot, f, m, o, n);
+  if (blocks.size() != (n - st.region) / 16) throw std::invalid_argument("maskapply bound: one summary per decided block");
+  std::vector<Block> forced;
+  for (const auto& [a, ne] : blocks) forced.push_back(Block{static_cast<uint8_t>(a), static_cast<uint8_t>(ne)});
+  return solve(st, lambda, false, &forced).F;
 }
 
 BoundResult regret_bound(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, size_t n, double start) {

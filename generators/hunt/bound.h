@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cost_model.h"
@@ -54,5 +55,9 @@ BoundResult regret_bound(Kernel pilot, Fn f, const CostModel& m, const PilotOpti
 
 // For tests: F(lambda) for the same setting (the dynamic program's maximum, no margin).
 double bound_objective(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda);
+// For tests: the same program with the adversary's choice fixed to one summary (selected, non-empty registers) per
+// decided block: P(x) - lambda O(x) of that x as the program models it (lambda = 0: the pilot's cost).
+double bound_objective_of(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
+                          const std::vector<std::pair<unsigned, unsigned>>& blocks);
 
 }  // namespace maskapply::gen::hunt

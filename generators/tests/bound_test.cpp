@@ -127,6 +127,57 @@ TEST(Bound, isAtLeastTheRegretOfEveryBlockSummarySequenceAndItsWitnessReachesIt)
   }
 }
 
+// Sequence by sequence: the program with its choice fixed to one sequence gives that sequence's pilot cost
+// (lambda = 0) and oracle cost (from lambda = 1) as the Scorer does. Catches what a maximum cannot see: a
+// threshold one off, a wrong class of v4's prev, a cost term charged to the wrong block.
+TEST(Bound, modelsEachSequencesPilotAndOracleCostAsTheScorerDoes) {
+  struct Small {
+    const char* name;
+    Kernel pilot;
+    Fn f;
+    double d_max;
+    size_t tile, n, verify_blocks, distrust;
+  };
+  const std::vector<Small> cases{
+      {"v2 sin10, 2 tiles of 32", Kernel::pilot_v2, Fn::sin10, 0.45, 32, 64, 2, 16},
+      {"v3 sqrt, tiles of 32 and a short last one", Kernel::pilot_v3, Fn::sqrt, 0.45, 32, 80, 2, 16},
+      {"v3_5 fma13, 2 tiles of 64, 4 verify pieces", Kernel::pilot_v3_5, Fn::fma13, 0.45, 64, 128, 4, 16},
+      {"v4 fma13, 4 tiles of 64, distrust 2", Kernel::pilot_v4, Fn::fma13, 0.45, 64, 256, 2, 2},
+      {"v4 pow10, 5 tiles of 32, distrust 3", Kernel::pilot_v4, Fn::pow10, 0.45, 32, 160, 2, 3},
+  };
+  const auto all = every_summary();
+  const CostModel m = CostModel::m5();
+  for (const Small& c : cases) {
+    PilotOptions o;
+    o.tile = c.tile, o.probe = 16, o.xlo = 0.1, o.lo = 0.3, o.calib_blocks = 0, o.verify_blocks = c.verify_blocks;
+    o.distrust = c.distrust;
+    o = model_options(m, c.f, o);
+    o.d_max = c.d_max;
+    Scorer scorer(c.pilot, c.f, m, o, false);
+    const size_t blocks = c.n / 16;
+    std::vector<uint8_t> sel(c.n);
+    std::vector<std::pair<unsigned, unsigned>> seq(blocks);
+    Summary s;
+    for (uint64_t k = 0; k < 1500; ++k) {
+      // Blocks drawn so that counts land on every threshold: runs of one summary, often empty or full.
+      for (size_t b = 0; b < blocks; ++b) {
+        const uint64_t r = mix(k, b, c.n);
+        seq[b] = b > 0 && r % 3 == 0 ? seq[b - 1] : r % 5 == 0 ? std::pair{0u, 0u} : r % 7 == 0 ? std::pair{16u, 4u}
+                                                                                               : all[(r >> 8) % all.size()];
+        put_block(seq[b].first, seq[b].second, &sel[16 * b]);
+      }
+      s.assign(sel);
+      const Score sc = scorer.score(s);
+      const double p = bound_objective_of(c.pilot, c.f, m, o, c.n, 0.0, seq);
+      const double q = p - bound_objective_of(c.pilot, c.f, m, o, c.n, 1.0, seq);
+      std::string at;
+      for (const auto& [a, ne] : seq) at += " (" + std::to_string(a) + "," + std::to_string(ne) + ")";
+      ASSERT_NEAR(p, sc.pilot_cost, 1e-9 * sc.pilot_cost) << c.name << ", sequence" << at;
+      ASSERT_NEAR(q, sc.oracle_cost, 1e-9 * sc.oracle_cost) << c.name << ", sequence" << at;
+    }
+  }
+}
+
 TEST(Bound, refusesWhatItDoesNotCover) {
   const CostModel m = CostModel::m5();
   PilotOptions o = model_options(m, Fn::fma13);

@@ -138,6 +138,7 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
         progress(i, hunt::Progress{0, 0, 0, "bound"});
         j.bound = hunt::regret_bound(j.pilot, j.f, model, o, a.n);
         c.start.push_back(j.bound->pattern);
+        c.start.push_back(j.bound->tile_pattern);
         c.start_origin = "the bound's witness";
       }
       c.seed = gen::mix(a.seed, static_cast<uint64_t>(j.pilot), static_cast<uint64_t>(j.f));
