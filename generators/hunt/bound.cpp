@@ -10,6 +10,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <tuple>
 #include <stdexcept>
 
 #include "fast_pilot.h"
@@ -305,8 +306,9 @@ struct Block {
 // value per exit (boundary state x label); with witness, also the blocks of the best path to `want`.
 class TileDP {
  public:
-  TileDP(const TileModel& t, const Costs& c, const CostModel& m, Fn f, double lambda)
-      : t_(t), c_(c), lambda_(lambda) {
+  // forced: the tile's blocks when the adversary's choice is fixed (bound_objective_of), else null.
+  TileDP(const TileModel& t, const Costs& c, const CostModel& m, Fn f, double lambda, const Block* forced = nullptr)
+      : t_(t), c_(c), lambda_(lambda), forced_(forced) {
     for (const Stage& s : t_.stages) pilot_.push_back(terms(m, f, s.s));
   }
   std::vector<double> run(size_t entry, bool keep = false);
@@ -320,6 +322,7 @@ class TileDP {
   const TileModel& t_;
   const Costs& c_;
   double lambda_;
+  const Block* forced_;
   std::vector<StrategyTerms> pilot_;
   bool keep_ = false;
   std::vector<std::vector<Arr>> post_, pre_;  // per boundary j, per stage (kept for the witness)
@@ -376,6 +379,7 @@ void TileDP::step(size_t si, size_t j, const Arr& in, Arr& out) const {
   std::vector<double> gi(L);
   std::vector<size_t> nx(L);
   for (unsigned a = 0; a <= 16; ++a) {
+    if (forced_ && forced_[j].a != a) continue;
     for (size_t i = 0; i < L; ++i) {
       nx[i] = ct.add(i, a);
       gi[i] = p.group != 0 ? p.group * inc(ct.res(i), a) : 0.0;
@@ -394,7 +398,7 @@ void TileDP::step(size_t si, size_t j, const Arr& in, Arr& out) const {
           src = in.v.data() + (static_cast<size_t>(from) * 2 + pe) * L;
         }
         const double coef = p.nonempty_reg - lambda_ * onr;
-        const unsigned ne = coef > 0 ? ne_hi : ne_lo;
+        const unsigned ne = forced_ ? forced_[j].ne : coef > 0 ? ne_hi : ne_lo;
         const double w = pilot_block(si, j, a, pe, ne) - lambda_ * (ob + ne * onr);
         double* dst = out.v.data() + (o2 * 2 + e) * L;
         out.alive[o2][e] = true;
@@ -620,18 +624,21 @@ struct Solved {
   std::vector<std::vector<Block>> tiles;  // the argmax (when asked)
 };
 
-Solved solve(Setting& st, double lambda, bool witness) {
+// forced: every decided block's summary fixed (then the value is P(x) - lambda O(x) of that x).
+Solved solve(Setting& st, double lambda, bool witness, const std::vector<Block>* forced = nullptr) {
   const size_t NS = st.chain.states();
-  // Transfers per (mode, blocks): [entry][exit * labels + label].
-  std::map<std::pair<int, size_t>, std::array<std::vector<double>, 4>> tr;
+  // Transfers per (mode, blocks) (and tile, when forced): [entry][exit * labels + label].
+  std::map<std::tuple<int, size_t, size_t>, std::array<std::vector<double>, 4>> tr;
+  size_t tile_at = 0, block_at = 0;
   const auto transfer = [&](int mode, size_t blocks) -> const std::array<std::vector<double>, 4>& {
-    auto it = tr.find({mode, blocks});
+    const auto key = std::tuple{mode, blocks, forced ? tile_at : 0};
+    auto it = tr.find(key);
     if (it != tr.end()) return it->second;
     const TileModel& tm = st.model(mode, blocks);
-    TileDP dp(tm, st.costs, st.m, st.f, lambda);
+    TileDP dp(tm, st.costs, st.m, st.f, lambda, forced ? forced->data() + block_at : nullptr);
     std::array<std::vector<double>, 4> t;
     for (size_t e = 0; e < 4; ++e) t[e] = dp.run(e);
-    return tr.emplace(std::pair{mode, blocks}, std::move(t)).first->second;
+    return tr.emplace(key, std::move(t)).first->second;
   };
   std::vector<double> val(NS * 4, kNeg);
   val[0 * 4 + 0] = 0;  // v4 starts trusting the probe; the oracle's first block is compared with "non-empty"
@@ -642,6 +649,7 @@ Solved solve(Setting& st, double lambda, bool witness) {
   for (size_t t = 0; t < st.tiles; ++t) {
     std::vector<double> nv(NS * 4, kNeg);
     const size_t blocks = st.tile_blocks(t);
+    tile_at = t;
     for (size_t s = 0; s < NS; ++s) {
       bool any = false;
       for (size_t e = 0; e < 4; ++e) any = any || val[s * 4 + e] != kNeg;
@@ -660,6 +668,7 @@ Solved solve(Setting& st, double lambda, bool witness) {
       }
     }
     val = std::move(nv);
+    block_at += blocks;
   }
   Solved out;
   size_t arg = 0;
@@ -691,32 +700,11 @@ Solved solve(Setting& st, double lambda, bool witness) {
 // The witness as a pattern: the calibration region unselected (no pilot v1 .. v4 reads it, no figure counts it),
 // each block's a selected elements packed at the start of its ne non-empty registers. One tile's period when every
 // decided tile is the same and the tiles fall on the period's grid.
-Pattern witness_pattern(const Setting& st, const std::vector<std::vector<Block>>& tiles) {
-  const auto block_bits = [](const Block& b, std::vector<uint8_t>& out) {
-    unsigned left = b.a;
-    for (unsigned r = 0; r < 4; ++r) {
-      const unsigned take = r < b.ne ? (b.a / b.ne + (r < b.a % b.ne ? 1u : 0u)) : 0u;
-      for (unsigned l = 0; l < 4; ++l) out.push_back(l < take);
-      left -= take;
-    }
-    (void)left;
-  };
-  bool same = st.region % st.o.tile == 0 && st.last_blocks == st.full_blocks;
-  for (const auto& t : tiles) same = same && t.size() == tiles[0].size() &&
-                                     std::equal(t.begin(), t.end(), tiles[0].begin(), [](const Block& x, const Block& y) {
-                                       return x.a == y.a && x.ne == y.ne;
-                                     });
-  std::vector<uint8_t> bits;
-  if (same) {
-    for (const Block& b : tiles[0]) block_bits(b, bits);
-  } else {
-    bits.assign(st.region, 0);
-    for (const auto& t : tiles)
-      for (const Block& b : t) block_bits(b, bits);
-  }
+Pattern runs_pattern(const std::vector<uint8_t>& bits, size_t phase, size_t n) {
   Pattern p;
   p.period = bits.size();
-  p.length = st.n;
+  p.phase = phase;
+  p.length = n;
   for (size_t i = 0; i < bits.size();) {
     size_t j = i;
     while (j < bits.size() && bits[j] == bits[i]) ++j;
@@ -726,6 +714,50 @@ Pattern witness_pattern(const Setting& st, const std::vector<std::vector<Block>>
     i = j;
   }
   return p;
+}
+
+void block_bits(const Block& b, std::vector<uint8_t>& out) {
+  for (unsigned r = 0; r < 4; ++r) {
+    const unsigned take = r < b.ne ? (b.a / b.ne + (r < b.a % b.ne ? 1u : 0u)) : 0u;
+    for (unsigned l = 0; l < 4; ++l) out.push_back(l < take);
+  }
+}
+
+// The witness as a pattern: the calibration region unselected (no pilot v1 .. v4 reads it, no figure counts it),
+// each block's a selected elements packed at the start of its ne non-empty registers. When the decided region
+// repeats with a period p (a multiple of 16, up to 8 tiles), one period with the phase that puts the first decided
+// element at its start (the calibration region then holds copies: read by nothing); else the whole array.
+Pattern witness_pattern(const Setting& st, const std::vector<std::vector<Block>>& tiles) {
+  std::vector<uint8_t> bits;
+  for (const auto& t : tiles)
+    for (const Block& b : t) block_bits(b, bits);
+  const size_t len = bits.size();
+  for (size_t p = 16; p <= std::min(len / 2, 8 * st.o.tile); p += 16) {
+    if (len % p) continue;
+    if (!std::equal(bits.begin() + static_cast<std::ptrdiff_t>(p), bits.end(), bits.begin())) continue;
+    return runs_pattern(std::vector<uint8_t>(bits.begin(), bits.begin() + static_cast<std::ptrdiff_t>(p)),
+                        (p - st.region % p) % p, st.n);
+  }
+  std::vector<uint8_t> all(st.region, 0);
+  all.insert(all.end(), bits.begin(), bits.end());
+  return runs_pattern(all, 0, st.n);
+}
+
+// The most frequent full decided tile of the witness, repeated.
+Pattern tile_pattern(const Setting& st, const std::vector<std::vector<Block>>& tiles) {
+  std::map<std::vector<std::pair<int, int>>, size_t> seen;
+  std::vector<std::pair<int, int>> best;
+  size_t most = 0;
+  for (const auto& t : tiles) {
+    if (t.size() != st.full_blocks) continue;
+    std::vector<std::pair<int, int>> k;
+    for (const Block& b : t) k.emplace_back(b.a, b.ne);
+    if (++seen[k] > most) most = seen[k], best = k;
+  }
+  std::vector<uint8_t> bits;
+  for (const auto& [a, ne] : best) block_bits(Block{static_cast<uint8_t>(a), static_cast<uint8_t>(ne)}, bits);
+  if (bits.empty()) bits.assign(st.o.tile, 0);
+  return runs_pattern(bits, (bits.size() - st.region % bits.size()) % bits.size(), st.n);
 }
 
 }  // namespace
@@ -759,6 +791,16 @@ double bound_objective(Kernel pilot, Fn f, const CostModel& m, const PilotOption
   return solve(st, lambda, false).F;
 }
 
+double bound_objective_of(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
+                          const std::vector<std::pair<unsigned, unsigned>>& blocks) {
+  if (const std::string e = bound_unsupported(pilot, o, n); !e.empty()) throw std::invalid_argument("maskapply bound: " + e);
+  Setting st(pilot, f, m, o, n);
+  if (blocks.size() != (n - st.region) / 16) throw std::invalid_argument("maskapply bound: one summary per decided block");
+  std::vector<Block> forced;
+  for (const auto& [a, ne] : blocks) forced.push_back(Block{static_cast<uint8_t>(a), static_cast<uint8_t>(ne)});
+  return solve(st, lambda, false, &forced).F;
+}
+
 BoundResult regret_bound(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, size_t n, double start) {
   if (const std::string e = bound_unsupported(pilot, o, n); !e.empty()) throw std::invalid_argument("maskapply bound: " + e);
   const double t0 = cpu_seconds();
@@ -786,7 +828,7 @@ BoundResult regret_bound(Kernel pilot, Fn f, const CostModel& m, const PilotOpti
     const Pattern p = witness_pattern(st, s.tiles);
     sum.assign(p, n);
     const double w = scorer.score(sum).regret;
-    if (w > best_r) best_r = w, best = p;
+    if (w > best_r) best_r = w, best = p, r.tile_pattern = tile_pattern(st, s.tiles);
     r.lambda = lambda, r.f_at_lambda = s.F;
     // Dinkelbach: the argmax's own ratio is the next lambda; stop when it no longer rises (from a start above
     // the maximum, the first argmax's ratio is a start below it).

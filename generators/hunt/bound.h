@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cost_model.h"
@@ -35,6 +36,7 @@ struct BoundResult {
   double bound = 0;            // certified: every selection of length n has Scorer regret <= bound
   double witness = 0;          // the witness's regret, scored by hunt::Scorer (not by the bound's program)
   Pattern pattern;             // the witness (`length` n)
+  Pattern tile_pattern;        // its most frequent decided tile repeated (one tile's period): compact, near it
   double lambda = 0;           // the last Dinkelbach iterate (the witness's regret before the last check)
   double f_at_lambda = 0;      // F(lambda) computed there (<= 0 up to rounding at the fixed point)
   double o_min = 0;            // the lower bound on any selection's oracle cost used in the certificate
@@ -53,5 +55,9 @@ BoundResult regret_bound(Kernel pilot, Fn f, const CostModel& m, const PilotOpti
 
 // For tests: F(lambda) for the same setting (the dynamic program's maximum, no margin).
 double bound_objective(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda);
+// For tests: the same program with the adversary's choice fixed to one summary (selected, non-empty registers) per
+// decided block: P(x) - lambda O(x) of that x as the program models it (lambda = 0: the pilot's cost).
+double bound_objective_of(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
+                          const std::vector<std::pair<unsigned, unsigned>>& blocks);
 
 }  // namespace maskapply::gen::hunt

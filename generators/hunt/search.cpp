@@ -508,7 +508,7 @@ HuntResult hunt(Evaluator& ev, const HuntConfig& cfg) {
   };
   std::vector<std::pair<Pattern, std::string>> starts;
   if (cfg.seeds) starts = threshold_seeds(ev.scorer().options(), ev.n());
-  for (const Pattern& p : cfg.start) starts.emplace_back(p, "given");
+  for (const Pattern& p : cfg.start) starts.emplace_back(p, cfg.start_origin);
   for (auto& [p, why] : starts) {
     Find f = ev.find(p, "seed: " + why);
     res.start = std::max(res.start, f.score.regret);

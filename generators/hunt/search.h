@@ -54,7 +54,11 @@ class Evaluator {
     summary_.assign(p, n_);
     Score s = scorer_.score(summary_);
     if (memo_limit_) {
-      if (memo_.size() >= memo_limit_) memo_.clear();
+      // At most memo_limit_ entries and about 64 MB of patterns (a bound's witness can have thousands of
+      // segments), then it starts afresh.
+      const size_t bytes = 2 * key.size() + p.segments.size() * sizeof(Segment);
+      if (memo_.size() >= memo_limit_ || memo_bytes_ + bytes > (size_t{64} << 20)) memo_.clear(), memo_bytes_ = 0;
+      memo_bytes_ += bytes;
       memo_.insert_or_assign(std::move(key), std::pair<Pattern, Score>{p, s});
     }
     return s;
@@ -71,6 +75,7 @@ class Evaluator {
   size_t n_;
   size_t evaluations_ = 0, memo_hits_ = 0;
   size_t memo_limit_;
+  size_t memo_bytes_ = 0;
   std::unordered_map<std::string, std::pair<Pattern, Score>> memo_;
 };
 
@@ -112,6 +117,7 @@ struct HuntConfig {
   std::function<void(const Progress&)> progress;  // called now and then
   bool seeds = true, adversary = true;  // the threshold seeds and the adversary start the archive
   std::vector<Pattern> start;           // more starting patterns (tests start from a plain one)
+  std::string start_origin = "given";   // what a find grown from them says of them (origin "seed: ...")
 };
 
 struct HuntResult {

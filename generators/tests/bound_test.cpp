@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "bound.h"
 #include "fast_pilot.h"
@@ -21,7 +23,7 @@ struct Case {
   Fn f;
   double d_max;
   size_t tile, n, verify_blocks, distrust;
-  bool full;  // every block summary (35 per block); else the 10-summary alphabet below
+  int alphabet;  // 0: every block summary (35 per block); 1: the 10-summary alphabet below; 2: its 5-summary one
 };
 
 // Every (selected, non-empty registers) a 16-element block can have: ceil(a / 4) <= ne <= min(4, a).
@@ -43,15 +45,18 @@ void put_block(unsigned a, unsigned ne, uint8_t* out) {
 
 TEST(Bound, isAtLeastTheRegretOfEveryBlockSummarySequenceAndItsWitnessReachesIt) {
   const std::vector<Case> cases{
-      {"v1 fma13, 2 tiles of 32", Kernel::pilot_v1, Fn::fma13, 0.45, 32, 64, 2, 16, true},
-      {"v2 pow10, 2 tiles of 32", Kernel::pilot_v2, Fn::pow10, 0.45, 32, 64, 2, 16, true},
-      {"v3 sin35, 1 tile of 64", Kernel::pilot_v3, Fn::sin35, 0.45, 64, 64, 2, 16, true},
-      {"v3 sin10, tiles of 32 and a short last one", Kernel::pilot_v3, Fn::sin10, 0.45, 32, 48, 2, 16, true},
-      {"v3_5 fma13, 1 tile of 64, 4 verify pieces", Kernel::pilot_v3_5, Fn::fma13, 0.45, 64, 64, 4, 16, true},
-      {"v3_5 frfrexp, 2 tiles of 32, 2 verify pieces", Kernel::pilot_v3_5, Fn::frfrexp, 0.7, 32, 64, 2, 16, true},
-      {"v3_5 sqrt, d_max < 0", Kernel::pilot_v3_5, Fn::sqrt, -1.0, 32, 64, 2, 16, true},
-      {"v4 fma13, 3 tiles of 32, distrust 2", Kernel::pilot_v4, Fn::fma13, 0.45, 32, 96, 2, 2, false},
-      {"v4 pow10, 3 tiles of 32, distrust 3", Kernel::pilot_v4, Fn::pow10, 0.45, 32, 96, 2, 3, false},
+      {"v1 fma13, 2 tiles of 32", Kernel::pilot_v1, Fn::fma13, 0.45, 32, 64, 2, 16, 0},
+      {"v2 pow10, 2 tiles of 32", Kernel::pilot_v2, Fn::pow10, 0.45, 32, 64, 2, 16, 0},
+      {"v3 sin35, 1 tile of 64", Kernel::pilot_v3, Fn::sin35, 0.45, 64, 64, 2, 16, 0},
+      {"v3 sin10, tiles of 32 and a short last one", Kernel::pilot_v3, Fn::sin10, 0.45, 32, 48, 2, 16, 0},
+      {"v3 sqrt, d_max 0.45 (compact where blend is cheap)", Kernel::pilot_v3, Fn::sqrt, 0.45, 64, 64, 2, 16, 0},
+      {"v3_5 fma13, 1 tile of 64, 4 verify pieces", Kernel::pilot_v3_5, Fn::fma13, 0.45, 64, 64, 4, 16, 0},
+      {"v3_5 frfrexp, 2 tiles of 32, 2 verify pieces", Kernel::pilot_v3_5, Fn::frfrexp, 0.7, 32, 64, 2, 16, 0},
+      {"v3_5 sqrt, d_max < 0", Kernel::pilot_v3_5, Fn::sqrt, -1.0, 32, 64, 2, 16, 0},
+      {"v4 fma13, 3 tiles of 32, distrust 2", Kernel::pilot_v4, Fn::fma13, 0.45, 32, 96, 2, 2, 1},
+      {"v4 pow10, 3 tiles of 32, distrust 3", Kernel::pilot_v4, Fn::pow10, 0.45, 32, 96, 2, 3, 1},
+      // A probe of one block in four: judged by prev after a bail, the tile can be fooled whole.
+      {"v4 fma13, 2 tiles of 64, distrust 2", Kernel::pilot_v4, Fn::fma13, 0.45, 64, 128, 2, 2, 2},
   };
   const auto all = every_summary();
   ASSERT_EQ(all.size(), 35u);
@@ -59,6 +64,8 @@ TEST(Bound, isAtLeastTheRegretOfEveryBlockSummarySequenceAndItsWitnessReachesIt)
   // piece of 16 bails below 6 (0.75 x 0.45 x 16 = 5.4).
   const std::vector<std::pair<unsigned, unsigned>> few{{0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 1},
                                                        {5, 2}, {6, 4}, {7, 2}, {8, 4}, {16, 4}};
+  // Probe counts 0, 1, 3, 8, 16 (above hi = 7); a verify piece of 32 bails below 11.
+  const std::vector<std::pair<unsigned, unsigned>> five{{0, 0}, {1, 1}, {3, 3}, {8, 2}, {16, 4}};
   const CostModel m = CostModel::m5();
   for (const Case& c : cases) {
     PilotOptions o;
@@ -69,18 +76,25 @@ TEST(Bound, isAtLeastTheRegretOfEveryBlockSummarySequenceAndItsWitnessReachesIt)
     ASSERT_EQ(bound_unsupported(c.pilot, o, c.n), "") << c.name;
     const BoundResult b = regret_bound(c.pilot, c.f, m, o, c.n);
     Scorer scorer(c.pilot, c.f, m, o, false);
-    const auto& alphabet = c.full ? all : few;
+    const auto& alphabet = c.alphabet == 0 ? all : c.alphabet == 1 ? few : five;
     const size_t blocks = c.n / 16;
     std::vector<size_t> digit(blocks, 0);
     std::vector<uint8_t> sel(c.n);
     Summary s;
     double worst = 0;
     std::vector<size_t> worst_at;
+    // Dinkelbach's objective F(lambda) = max over selections of pilot - lambda x oracle, for lambdas on both
+    // sides of the ratio (lambda = 0: the costliest pilot run, wherever the oracle is): the program's value
+    // against the enumeration's (the bound's argument rests on F, not only on its root).
+    const std::vector<double> lambdas{0.0, 0.5, 1.0, 2.0, 0.5 * (1 + b.lambda), b.lambda};
+    std::vector<double> fmax(lambdas.size(), -std::numeric_limits<double>::infinity());
     size_t count = 0;
     for (;;) {
       for (size_t k = 0; k < blocks; ++k) put_block(alphabet[digit[k]].first, alphabet[digit[k]].second, &sel[16 * k]);
       s.assign(sel);
-      const double r = scorer.score(s).regret;
+      const Score sc = scorer.score(s);
+      const double r = sc.regret;
+      for (size_t l = 0; l < lambdas.size(); ++l) fmax[l] = std::max(fmax[l], sc.pilot_cost - lambdas[l] * sc.oracle_cost);
       ++count;
       if (r > worst) worst = r, worst_at = digit;
       size_t k = 0;
@@ -92,6 +106,14 @@ TEST(Bound, isAtLeastTheRegretOfEveryBlockSummarySequenceAndItsWitnessReachesIt)
     std::printf("%-48s %zu sequences: max %.9f at%s; bound %.9f, witness %.9f, %d programs\n", c.name, count, worst,
                 at.c_str(), b.bound, b.witness, b.iterations);
     EXPECT_GE(b.bound, worst) << c.name << ": a sequence beats the bound:" << at;
+    for (size_t l = 0; l < lambdas.size(); ++l) {
+      const double F = bound_objective(c.pilot, c.f, m, o, c.n, lambdas[l]);
+      const double tol = 1e-9 * (1 + std::abs(fmax[l]));
+      EXPECT_GE(F, fmax[l] - tol) << c.name << ": F(" << lambdas[l] << ") below a sequence's pilot - lambda oracle";
+      if (c.alphabet == 0) {
+        EXPECT_LE(F, fmax[l] + tol) << c.name << ": F(" << lambdas[l] << ") above every sequence's";
+      }
+    }
     // The witness, scored by the Scorer from its pattern, reaches the bound (to its margin).
     Summary ws;
     ws.assign(b.pattern, c.n);
@@ -99,8 +121,59 @@ TEST(Bound, isAtLeastTheRegretOfEveryBlockSummarySequenceAndItsWitnessReachesIt)
     EXPECT_EQ(w, b.witness) << c.name;
     EXPECT_LE(b.bound, w * (1 + 1e-6)) << c.name << ": the witness does not reach the bound";
     EXPECT_GE(w, worst * (1 - 1e-12)) << c.name << ": the enumeration found more than the witness";
-    if (c.full) {
+    if (c.alphabet == 0) {
       EXPECT_LE(b.bound, worst * (1 + 1e-6)) << c.name << ": the bound is not the enumeration's maximum";
+    }
+  }
+}
+
+// Sequence by sequence: the program with its choice fixed to one sequence gives that sequence's pilot cost
+// (lambda = 0) and oracle cost (from lambda = 1) as the Scorer does. Catches what a maximum cannot see: a
+// threshold one off, a wrong class of v4's prev, a cost term charged to the wrong block.
+TEST(Bound, modelsEachSequencesPilotAndOracleCostAsTheScorerDoes) {
+  struct Small {
+    const char* name;
+    Kernel pilot;
+    Fn f;
+    double d_max;
+    size_t tile, n, verify_blocks, distrust;
+  };
+  const std::vector<Small> cases{
+      {"v2 sin10, 2 tiles of 32", Kernel::pilot_v2, Fn::sin10, 0.45, 32, 64, 2, 16},
+      {"v3 sqrt, tiles of 32 and a short last one", Kernel::pilot_v3, Fn::sqrt, 0.45, 32, 80, 2, 16},
+      {"v3_5 fma13, 2 tiles of 64, 4 verify pieces", Kernel::pilot_v3_5, Fn::fma13, 0.45, 64, 128, 4, 16},
+      {"v4 fma13, 4 tiles of 64, distrust 2", Kernel::pilot_v4, Fn::fma13, 0.45, 64, 256, 2, 2},
+      {"v4 pow10, 5 tiles of 32, distrust 3", Kernel::pilot_v4, Fn::pow10, 0.45, 32, 160, 2, 3},
+  };
+  const auto all = every_summary();
+  const CostModel m = CostModel::m5();
+  for (const Small& c : cases) {
+    PilotOptions o;
+    o.tile = c.tile, o.probe = 16, o.xlo = 0.1, o.lo = 0.3, o.calib_blocks = 0, o.verify_blocks = c.verify_blocks;
+    o.distrust = c.distrust;
+    o = model_options(m, c.f, o);
+    o.d_max = c.d_max;
+    Scorer scorer(c.pilot, c.f, m, o, false);
+    const size_t blocks = c.n / 16;
+    std::vector<uint8_t> sel(c.n);
+    std::vector<std::pair<unsigned, unsigned>> seq(blocks);
+    Summary s;
+    for (uint64_t k = 0; k < 1500; ++k) {
+      // Blocks drawn so that counts land on every threshold: runs of one summary, often empty or full.
+      for (size_t b = 0; b < blocks; ++b) {
+        const uint64_t r = mix(k, b, c.n);
+        seq[b] = b > 0 && r % 3 == 0 ? seq[b - 1] : r % 5 == 0 ? std::pair{0u, 0u} : r % 7 == 0 ? std::pair{16u, 4u}
+                                                                                               : all[(r >> 8) % all.size()];
+        put_block(seq[b].first, seq[b].second, &sel[16 * b]);
+      }
+      s.assign(sel);
+      const Score sc = scorer.score(s);
+      const double p = bound_objective_of(c.pilot, c.f, m, o, c.n, 0.0, seq);
+      const double q = p - bound_objective_of(c.pilot, c.f, m, o, c.n, 1.0, seq);
+      std::string at;
+      for (const auto& [a, ne] : seq) at += " (" + std::to_string(a) + "," + std::to_string(ne) + ")";
+      ASSERT_NEAR(p, sc.pilot_cost, 1e-9 * sc.pilot_cost) << c.name << ", sequence" << at;
+      ASSERT_NEAR(q, sc.oracle_cost, 1e-9 * sc.oracle_cost) << c.name << ", sequence" << at;
     }
   }
 }

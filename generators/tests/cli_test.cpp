@@ -348,8 +348,20 @@ TEST_F(Cli, HuntWritesFindsThatCheckReprintsAndItsJsonListsTheBestFirst) {
     for (const char* k : {"pilot", "f", "model_regret", "pattern", "file", "mechanism"}) ASSERT_TRUE(b.contains(k)) << k;
     EXPECT_LE(b["model_regret"].get<double>(), last);
     last = b["model_regret"].get<double>();
+    // The certified bound holds every find, and its witness reaches it.
+    ASSERT_TRUE(b["bound"].is_number()) << b.dump();
+    EXPECT_LE(b["model_regret"].get<double>(), b["bound"].get<double>());
+    EXPECT_GE(b["bound_witness"].get<double>(), b["bound"].get<double>() * (1 - 1e-6));
+    EXPECT_NEAR(b["of_bound"].get<double>(), b["model_regret"].get<double>() / b["bound"].get<double>(), 1e-12);
   }
   const auto& best = j["best"][0];
+  {  // The witness's file reprints its figure through the real kernel.
+    const Result w = run_cli({"check", "--pattern", best["bound_file"].get<std::string>(), "--f", "fma13", "--model",
+                              "m5", "--kernel", "pilot_v4", "--json"});
+    ASSERT_EQ(w.code, 0) << w.err;
+    EXPECT_NEAR(nlohmann::json::parse(w.out)["results"][0]["model_regret"].get<double>(),
+                best["bound_witness"].get<double>(), 1e-12);
+  }
   EXPECT_EQ(best["pilot"], "pilot_v4");
   EXPECT_EQ(best["f"], "fma13");
   const std::string text = slurp(best["file"].get<std::string>());

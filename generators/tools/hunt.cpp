@@ -14,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "bound.h"
 #include "commands.h"
 #include "evaluate.h"
 #include "provenance.h"
@@ -50,6 +51,10 @@ struct Job {
   hunt::Find step;  // the one-knob baseline
   PilotOptions options;  // what the hunt gave the pilot (the model's d_max and constants)
   std::vector<std::string> files;
+  std::optional<hunt::BoundResult> bound;  // the certified worst case (bound.h), when it covers the pilot
+  std::string bound_note;                  // else why not
+  hunt::Find witness;                      // the bound's witness, scored
+  std::string witness_file;
 };
 
 
@@ -114,7 +119,7 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
   }
   std::vector<Job> jobs;
   for (Kernel k : pilots)
-    for (Fn f : fns) jobs.push_back(Job{k, f, a.seed, {}, {}, {}, {}});
+    for (Fn f : fns) jobs.push_back(Job{k, f, a.seed, {}, {}, {}, {}, {}, {}, {}, {}});
   if (!a.json)
     out << "maskapply hunt: seed " << a.seed << ", model " << model.name << ", n = " << a.n << ", budget " << a.budget
         << " evaluations per pilot x f, cap " << a.seconds << " s each, " << a.jobs << " job(s)\n";
@@ -146,6 +151,16 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
       Job& j = jobs[i];
       hunt::Evaluator ev(j.pilot, j.f, model, PilotOptions{}, a.n);
       hunt::HuntConfig c;
+      // The certified worst case for the hunt's own options and n; its witness seeds the search.
+      const PilotOptions& o = ev.scorer().options();
+      j.bound_note = hunt::bound_unsupported(j.pilot, o, a.n);
+      if (j.bound_note.empty()) {
+        progress(i, hunt::Progress{0, 0, 0, "bound"});
+        j.bound = hunt::regret_bound(j.pilot, j.f, model, o, a.n);
+        c.start.push_back(j.bound->pattern);
+        c.start.push_back(j.bound->tile_pattern);
+        c.start_origin = "the bound's witness";
+      }
       c.seed = gen::mix(a.seed, static_cast<uint64_t>(j.pilot), static_cast<uint64_t>(j.f));
       c.budget = a.budget, c.seconds = a.seconds, c.keep = a.keep;
       c.progress = [&, i](const hunt::Progress& p) { progress(i, p); };
@@ -153,6 +168,7 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
       j.options = ev.scorer().options();
       hunt::Evaluator base(j.pilot, j.f, model, PilotOptions{}, a.n);
       j.step = hunt::step_sweep(base, base.scorer().options().tile);
+      if (j.bound) j.witness = base.find(j.bound->pattern, "the bound's witness");
     }
   };
   std::vector<std::thread> threads;
@@ -186,6 +202,16 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
       if (a.save && r == 0) {
         const std::string cpath = (std::filesystem::path(a.corpus) / ("hunt-" + base)).string();
         write_file(cpath, pattern_file(j, f, model, a, j.options, cpath));
+      }
+    }
+    // The bound's witness, a countertest like any find: bound-PILOT-F-REGRET.pattern.
+    if (j.bound) {
+      const std::string base = "bound-" + hunt::pattern_file_name(j.pilot, j.f, j.witness.score.regret);
+      j.witness_file = (std::filesystem::path(a.out) / base).string();
+      write_file(j.witness_file, pattern_file(j, j.witness, model, o, a.n, j.witness_file, model_arg));
+      if (a.save) {
+        const std::string cpath = (std::filesystem::path(a.corpus) / base).string();
+        write_file(cpath, pattern_file(j, j.witness, model, o, a.n, cpath, model_arg));
       }
     }
   }
@@ -247,6 +273,17 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
         e["evaluations"] = jb.result.evaluations;
         e["seconds"] = jb.result.seconds;
         e["capped"] = jb.result.capped;
+        // The certified worst case: every selection of length n has model regret <= bound (docs/bound.md).
+        if (jb.bound) {
+          e["bound"] = jb.bound->bound;
+          e["of_bound"] = f.score.regret / jb.bound->bound;
+          e["bound_witness"] = jb.witness.score.regret;
+          e["bound_file"] = jb.witness_file;
+          e["bound_seconds"] = jb.bound->seconds;
+        } else {
+          e["bound"] = nullptr;
+          e["bound_note"] = jb.bound_note;
+        }
         arr.push_back(e);
       }
     }
@@ -257,19 +294,31 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
     out << j.dump(2) << "\n";
     return fail();
   }
-  out << "\n| pilot | f | model regret | vs fixed | seeds | adversary | step sweep | evals | s | mechanism | pattern |\n"
-      << "|---|---|---|---|---|---|---|---|---|---|---|\n";
+  out << "\n| pilot | f | model regret | bound | find / bound | vs fixed | seeds | adversary | step sweep | evals | s "
+         "| bound s | mechanism | pattern |\n"
+      << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (size_t i : order) {
     const Job& jb = jobs[i];
     const hunt::HuntResult& r = jb.result;
     if (r.finds.empty()) continue;
     const hunt::Find& f = r.finds[0];
     out << "| " << name(jb.pilot) << " | " << name(jb.f) << " | **" << fixed(f.score.regret, 3) << "** | "
-        << fixed(f.score.vs_fixed, 3) << " | " << fixed(r.start, 3) << " | " << fixed(r.adversary, 3) << " | "
+        << (jb.bound ? fixed(jb.bound->bound, 3) + " | " + fixed(100 * f.score.regret / jb.bound->bound, 1) + " %"
+                     : std::string("n/a | n/a"))
+        << " | " << fixed(f.score.vs_fixed, 3) << " | " << fixed(r.start, 3) << " | " << fixed(r.adversary, 3) << " | "
         << fixed(jb.step.score.regret, 3) << " | " << r.evaluations << " | " << fixed(r.seconds, 1)
-        << (r.capped ? " (capped)" : "") << " | " << f.score.mechanism.key() << " | `" << seg_line(f.pattern)
+        << (r.capped ? " (capped)" : "") << " | " << (jb.bound ? fixed(jb.bound->seconds, 1) : std::string("n/a"))
+        << " | " << f.score.mechanism.key() << " | `" << seg_line(f.pattern)
         << "` |\n";
   }
+  out << "\nbound: every selection of length " << a.n << " has model regret <= bound under this model, options and "
+      << "d_max (certified, docs/bound.md; bound-*.pattern is its witness); n/a: not covered";
+  for (const Job& jb : jobs)
+    if (!jb.bound) {
+      out << " (" << name(jb.pilot) << ": " << jb.bound_note << ")";
+      break;
+    }
+  out << ".\n";
   out << "\nfiles in " << a.out << (a.save ? " and " + a.corpus : "") << "; reprint one with the `# reproduce:` line "
       << "it holds. " << fixed(total, 1) << " s in all.\n";
   for (size_t i : order)
