@@ -4,10 +4,10 @@
 // float bits.
 //
 // Two targets are built from this file: `kernels` takes n up to kMaxN = 1024 (a larger decoded n is folded into
-// [0, 1024]; tiles of 16 to 512 still give several tiles and workspace pieces per input) and runs the kernels
-// through one instantiation for a run-time f and mask (one_instance.h); `kernels_large` (MASKAPPLY_FUZZ_LARGE)
-// takes the whole range, up to 9000 elements (two tiles of 4096 and a tail), through the registry's
-// instantiations. Same checks, same input layout, same corpus (corpus/kernels). Figures and what each gives up:
+// [0, 1024]; tiles of 16 to 512 still give several tiles and workspace pieces per input) and runs each input
+// either through one instantiation for a run-time f and mask or through the registry's instantiation for its f
+// and mask (one_instance.h, Route: bit 3 of the kernel byte); `kernels_large` (MASKAPPLY_FUZZ_LARGE) takes the
+// whole range, up to 9000 elements (two tiles of 4096 and a tail), always through the registry. Same checks, same input layout, same corpus (corpus/kernels). Figures and what each gives up:
 // docs/fuzzing.md, "Throughput".
 //
 // Invariants, each checked on every input:
@@ -23,7 +23,8 @@
 //
 // Input layout, in the order FuzzedDataProvider consumes it (integers from the end of the input, the data bytes
 // from the front):
-//   u8  kernel (mod 8, the order above)          u8  f (mod 7, catalog order; 6 = bits_inc)
+//   u8  kernel (mod 8, the order above; bit 3 set: through the registry, else the one instance; `kernels_large`
+//       always the registry)                     u8  f (mod 7, catalog order; 6 = bits_inc)
 //   u8  mask kind (mod 6) + threshold (data.h: consume_threshold) [+ u32 bits_mask, u32 bits_value for bits_eq]
 //   u16 n (mod 9001; `kernels`: then mod 1025 when above 1024)   u8  misalignment in floats (mod 16)
 //   u8  tile selector: < 8 picks {4096, 16, 32, 48, 64, 256, 1000, 2048}, else u16 tile in [16, 4096]
@@ -31,12 +32,9 @@
 //   blend_verified only: f64 d_max in [-1.5, 1.5], u8 verify_blocks (1..16), f64 bail in [0, 1.5]
 //   u8  guard: bit 0 puts the array at the end of its guard pages, else at the start
 //   the data (data.h: consume_data): raw bits, runs, or seeded uniform with special values.
-#include <cstring>
-
-#include "buffers.h"
 #include "data.h"
 #include "fuzz.h"
-#include "one_instance.h"
+#include "guarded.h"
 
 using namespace maskapply;
 
@@ -49,9 +47,11 @@ constexpr std::array<size_t, 8> kTiles{4096, 16, 32, 48, 64, 256, 1000, 2048};
 #ifdef MASKAPPLY_FUZZ_LARGE
 constexpr size_t kMaxN = 9000;
 constexpr const char* kTarget = "kernels_large";
+constexpr bool kLarge = true;
 #else
 constexpr size_t kMaxN = 1024;
 constexpr const char* kTarget = "kernels";
+constexpr bool kLarge = false;
 #endif
 
 // The target's only state across inputs, owned here (the library keeps none): the guard pages of invariant 3,
@@ -59,15 +59,6 @@ constexpr const char* kTarget = "kernels";
 testing::GuardPages& guard_pages() {
   static testing::GuardPages g(kMaxN);
   return g;
-}
-
-// The guarded run's workspace garbage, without coverage instrumentation (flatten inlines scribble here): a loop
-// per workspace byte, up to 40 KB, whose counters say nothing about the kernel and cost more than its run.
-#if defined(__clang__)
-[[gnu::flatten]] __attribute__((no_sanitize("coverage")))
-#endif
-void scribble(Workspace& ws, uint64_t garbage) {
-  ws.scribble(garbage);
 }
 
 }  // namespace
@@ -86,7 +77,9 @@ extern "C" int LLVMFuzzerInitialize(int*, char*** argv) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   FuzzedDataProvider p(bytes, size);
   testing::Case c;
-  c.kernel = kPlain[p.ConsumeIntegral<uint8_t>() % kPlain.size()];
+  const uint8_t ks = p.ConsumeIntegral<uint8_t>();
+  c.kernel = kPlain[ks % kPlain.size()];
+  const fuzz::Route route = kLarge || (ks & 8) ? fuzz::Route::registry : fuzz::Route::one_instance;
   c.f = static_cast<Fn>(p.ConsumeIntegral<uint8_t>() % kFnNames.size());
   c.mask = fuzz::consume_mask(p);
   size_t n = p.ConsumeIntegral<uint16_t>() % 9001;
@@ -104,18 +97,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   c.data = fuzz::consume_data(p, n);
 
   fuzz::verbose(c);
-  const testing::CheckResult r = fuzz::check_fuzzed(c);
-  if (!r.ok) fuzz::fail(kTarget, r.message, &c);
+  const testing::CheckResult r = fuzz::check_fuzzed(c, route);
+  if (!r.ok) fuzz::fail(kTarget, r.message + " (through " + fuzz::name(route) + ")", &c);
 
   // Again flush against a guard page: an access outside [a, a+n) faults (SIGSEGV; libFuzzer reports it).
-  float* const g = guard_pages().place(n, at_end);
-  if (n) std::memcpy(g, c.data.data(), n * sizeof(float));
-  const testing::HostileWorkspace hw = testing::hostile_workspace(c.kernel, c.f, c.data, c.options.tile, at_end + 16);
-  Workspace ws(hw.capacity);
-  scribble(ws, hw.garbage);
-  fuzz::run_fuzzed(c.kernel, c.f, c.mask, g, n, ws, c.options);
-  if (n && std::memcmp(g, r.output.data(), n * sizeof(float)) != 0)
-    fuzz::fail(kTarget, testing::describe(c.kernel, c.f, c.mask, n, c.options, c.misalign) +
-                              ": the output next to a guard page differs from the output inside sentinels", &c);
+  if (const std::string bad = fuzz::run_guarded(guard_pages(), route, c, c.options, at_end, r.output); !bad.empty())
+    fuzz::fail(kTarget, testing::describe(c.kernel, c.f, c.mask, n, c.options, 0) + ": " + bad + " (through " +
+                            fuzz::name(route) + ")", &c);
   return 0;
 }

@@ -9,9 +9,10 @@
 // (AddRareFeature, UpdateFeatureFrequency) was 40 % of a `pilots` run (docs/fuzzing.md, "Throughput"). With one
 // instance every input feeds the same counters.
 //
-// What it does not cover: the registry's own instantiations (kernels/registry_fn.cpp.in). The `_large` twins run
-// those (run_fuzzed below), and ctest replays the same corpus through both; the properties call the registry with
-// f and masks drawn from the whole catalog. The kernels' source is the same template code either way.
+// The registry's own instantiations (kernels/registry_fn.cpp.in) are not given up: each input of `kernels` and
+// `pilots` picks its route (Route below), the one instance or the registry, and the `_large` twins always run the
+// registry. The registry's counters then come back into the feature space for half of the inputs; the rates of
+// both are in docs/fuzzing.md, "Throughput".
 #pragma once
 
 #include "case_file.h"
@@ -24,21 +25,27 @@ namespace maskapply::fuzz {
 void run_one_instance(Kernel k, Fn f, const MaskSpec& m, float* a, size_t n, Workspace& ws,
                       const PilotOptions& o = {}, Trace* trace = nullptr);
 
-// What the targets run: the one instance in `kernels` and `pilots`, the registry in their `_large` twins.
-inline void run_fuzzed(Kernel k, Fn f, const MaskSpec& m, float* a, size_t n, Workspace& ws,
+// Which instantiation runs an input: the one instance above, or the registry's compile-time instantiation for
+// its f and mask (run_kernel, kernels/registry.h: what users call). `kernels` and `pilots` draw it per input (half
+// of the inputs each way: kernels.cpp, pilots.cpp); their `_large` twins always take the registry. The kernel's
+// source is the same either way, so an input passes or fails the same checks through both, except for a bug in
+// the registry's own dispatch (an f or mask mapped to another) or in the one instance's.
+enum class Route : uint8_t { one_instance, registry };
+constexpr const char* name(Route r) { return r == Route::registry ? "the registry" : "the one instance"; }
+
+inline void run_fuzzed(Route route, Kernel k, Fn f, const MaskSpec& m, float* a, size_t n, Workspace& ws,
                        const PilotOptions& o = {}, Trace* trace = nullptr) {
-#ifdef MASKAPPLY_FUZZ_LARGE
-  run_kernel(k, f, m, a, n, ws, o, trace);
-#else
-  run_one_instance(k, f, m, a, n, ws, o, trace);
-#endif
+  if (route == Route::registry)
+    run_kernel(k, f, m, a, n, ws, o, trace);
+  else
+    run_one_instance(k, f, m, a, n, ws, o, trace);
 }
 
-// testing::run_case (sentinels, hostile workspace, oracle, decision reference) with the kernel run by run_fuzzed.
-inline testing::CheckResult check_fuzzed(const testing::Case& c) {
+// testing::run_case (sentinels, hostile workspace, oracle, decision reference) with the kernel run through route.
+inline testing::CheckResult check_fuzzed(const testing::Case& c, Route route) {
   const testing::Subject s{std::string(name(c.kernel)),
-                           [&c](float* a, size_t n, Workspace& ws, const PilotOptions& o, Trace& t) {
-                             run_fuzzed(c.kernel, c.f, c.mask, a, n, ws, o, &t);
+                           [&c, route](float* a, size_t n, Workspace& ws, const PilotOptions& o, Trace& t) {
+                             run_fuzzed(route, c.kernel, c.f, c.mask, a, n, ws, o, &t);
                            }};
   return testing::check_kernel(s, c.kernel, c.f, c.mask, c.data, c.options, c.misalign);
 }
