@@ -6,7 +6,7 @@
 // Two targets are built from this file: `kernels` takes n up to kMaxN = 1024 (a larger decoded n is folded into
 // [0, 1024]; tiles of 16 to 512 still give several tiles and workspace pieces per input) and runs each input
 // either through one instantiation for a run-time f and mask or through the registry's instantiation for its f
-// and mask (one_instance.h, Route: bit 3 of the kernel byte); `kernels_large` (MASKAPPLY_FUZZ_LARGE) takes the
+// and mask, half of the inputs each (one_instance.h, route_of: a hash of the input); `kernels_large` (MASKAPPLY_FUZZ_LARGE) takes the
 // whole range, up to 9000 elements (two tiles of 4096 and a tail), always through the registry. Same checks, same input layout, same corpus (corpus/kernels). Figures and what each gives up:
 // docs/fuzzing.md, "Throughput".
 //
@@ -23,8 +23,7 @@
 //
 // Input layout, in the order FuzzedDataProvider consumes it (integers from the end of the input, the data bytes
 // from the front):
-//   u8  kernel (mod 8, the order above; bit 3 set: through the registry, else the one instance; `kernels_large`
-//       always the registry)                     u8  f (mod 7, catalog order; 6 = bits_inc)
+//   u8  kernel (mod 8, the order above)          u8  f (mod 7, catalog order; 6 = bits_inc)
 //   u8  mask kind (mod 6) + threshold (data.h: consume_threshold) [+ u32 bits_mask, u32 bits_value for bits_eq]
 //   u16 n (mod 9001; `kernels`: then mod 1025 when above 1024)   u8  misalignment in floats (mod 16)
 //   u8  tile selector: < 8 picks {4096, 16, 32, 48, 64, 256, 1000, 2048}, else u16 tile in [16, 4096]
@@ -77,9 +76,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char*** argv) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   FuzzedDataProvider p(bytes, size);
   testing::Case c;
-  const uint8_t ks = p.ConsumeIntegral<uint8_t>();
-  c.kernel = kPlain[ks % kPlain.size()];
-  const fuzz::Route route = kLarge || (ks & 8) ? fuzz::Route::registry : fuzz::Route::one_instance;
+  const fuzz::Route route = fuzz::route_of(bytes, size, kLarge);
+  c.kernel = kPlain[p.ConsumeIntegral<uint8_t>() % kPlain.size()];
   c.f = static_cast<Fn>(p.ConsumeIntegral<uint8_t>() % kFnNames.size());
   c.mask = fuzz::consume_mask(p);
   size_t n = p.ConsumeIntegral<uint16_t>() % 9001;

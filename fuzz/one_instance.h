@@ -9,14 +9,14 @@
 // (AddRareFeature, UpdateFeatureFrequency) was 40 % of a `pilots` run (docs/fuzzing.md, "Throughput"). With one
 // instance every input feeds the same counters.
 //
-// The registry's own instantiations (kernels/registry_fn.cpp.in) are not given up: each input of `kernels` and
-// `pilots` picks its route (Route below), the one instance or the registry, and the `_large` twins always run the
-// registry. The registry's counters then come back into the feature space for half of the inputs; the rates of
-// both are in docs/fuzzing.md, "Throughput".
+// The registry's own instantiations (kernels/registry_fn.cpp.in) are not given up: half of the inputs of `kernels`
+// and `pilots` run through them (Route below), and the `_large` twins always do. Rates: docs/fuzzing.md,
+// "Throughput".
 #pragma once
 
 #include "case_file.h"
 #include "check.h"
+#include "fuzz.h"
 #include "registry.h"
 
 namespace maskapply::fuzz {
@@ -26,12 +26,20 @@ void run_one_instance(Kernel k, Fn f, const MaskSpec& m, float* a, size_t n, Wor
                       const PilotOptions& o = {}, Trace* trace = nullptr);
 
 // Which instantiation runs an input: the one instance above, or the registry's compile-time instantiation for
-// its f and mask (run_kernel, kernels/registry.h: what users call). `kernels` and `pilots` draw it per input (half
-// of the inputs each way: kernels.cpp, pilots.cpp); their `_large` twins always take the registry. The kernel's
-// source is the same either way, so an input passes or fails the same checks through both, except for a bug in
-// the registry's own dispatch (an f or mask mapped to another) or in the one instance's.
+// its f and mask (run_kernel, kernels/registry.h: what users call). `kernels` and `pilots` take it from a hash of
+// the whole input (route_of: half of all inputs each way, whatever the mutator changes and whatever the corpus
+// holds; the same input always takes the same route, so a crash file reruns it); their `_large` twins always take
+// the registry. The kernels' source is the same either way, so an input passes or fails the same checks through
+// both, except for a bug in the registry's own dispatch (an f, mask or kernel mapped to another) or in the one
+// instance's. Under libFuzzer the fast targets' registry carries no coverage instrumentation (fuzz/CMakeLists.txt):
+// the one instance's counters guide the search, the registry's would only repeat them 42 times.
 enum class Route : uint8_t { one_instance, registry };
 constexpr const char* name(Route r) { return r == Route::registry ? "the registry" : "the one instance"; }
+
+inline Route route_of(const uint8_t* bytes, size_t size, bool large) {
+  if (large) return Route::registry;
+  return (fnv1a({reinterpret_cast<const char*>(bytes), size}) >> 32) & 1 ? Route::registry : Route::one_instance;
+}
 
 inline void run_fuzzed(Route route, Kernel k, Fn f, const MaskSpec& m, float* a, size_t n, Workspace& ws,
                        const PilotOptions& o = {}, Trace* trace = nullptr) {

@@ -5,7 +5,7 @@
 // Two targets are built from this file: `pilots` takes n up to kMaxN = 2048 (a larger decoded n is folded into
 // [0, 2048]; with tiles of 16 to 512 and a short calibration that is still many tile decisions, v4's distrust
 // running out included) and runs each input either through one instantiation for a run-time f and mask or
-// through the registry's instantiation for its f and mask (one_instance.h, Route: bit 3 of the option flags);
+// through the registry's instantiation for its f and mask, half of the inputs each (one_instance.h, route_of);
 // `pilots_large` (MASKAPPLY_FUZZ_LARGE) takes the whole range, up to 100 000 elements (the article's calibration
 // of 4 x 2048 and 20 tiles of 4096), always through the registry. Same checks,
 // same input layout, same corpus (corpus/pilots). Figures and what each gives up: docs/fuzzing.md, "Throughput".
@@ -32,8 +32,7 @@
 // Input layout, in the order FuzzedDataProvider consumes it (integers from the end, data bytes from the front):
 //   u8  pilot (mod 6)        u8  f: 6 and 7 (mod 8) are bits_inc, else catalog order
 //   u8  option flags: bit 0 keeps the article's tile, probe and calibration; bit 1 its xlo, lo, verification,
-//       bail and distrust; bit 2 draws v5's seed (below); bit 3 runs through the registry, else the one instance
-//       (`pilots_large`: always the registry); bit 4 puts the guarded rerun's array at the end of its guard pages,
+//       bail and distrust; bit 2 draws v5's seed (below); bit 3 is not read; bit 4 puts the guarded rerun's array at the end of its guard pages,
 //       else at the start; bits 5 and 6 both set: the guarded rerun is timed (invariant 4). Otherwise, in this order: tile (u8: < 8 picks {16, 32, 64, 128, 256, 512, 1024,
 //       4096}, else u16 in [16, 4096]); probe (u8: 0 the article's 256 clipped to the tile, 1 the tile, else u16
 //       in [1, tile]); calib_blocks (u8 mod 5); calib_len (u8: < 4 picks {2048, tile, tile / 2, 1}, else u16 in
@@ -116,13 +115,13 @@ extern "C" int LLVMFuzzerInitialize(int*, char*** argv) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   FuzzedDataProvider p(bytes, size);
+  const fuzz::Route route = fuzz::route_of(bytes, size, kLarge);
   testing::Case c;
   c.kernel = kPilots[p.ConsumeIntegral<uint8_t>() % kPilots.size()];
   const uint8_t fs = p.ConsumeIntegral<uint8_t>() % 8;
   c.f = fs >= 6 ? Fn::bits_inc : static_cast<Fn>(fs);
   const uint8_t flags = p.ConsumeIntegral<uint8_t>();
   c.options = consume_options(p, flags);
-  const fuzz::Route route = kLarge || (flags & 8) ? fuzz::Route::registry : fuzz::Route::one_instance;
   const bool at_end = flags & 16, timed = (flags & 0x60) == 0x60;
   const size_t region = c.options.calib_blocks * c.options.calib_len;
   const size_t max_n = std::min<size_t>(100000, region + 20 * c.options.tile);
