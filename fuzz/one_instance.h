@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// How the fast targets (`kernels`, `pilots`) run a kernel: every kernel and pilot instantiated once, for an f and
-// a mask chosen at run time inside the vector code (AnyFn, AnyMask below: callables of the kernel concept), instead
-// of through the registry's 7 f x 6 masks instantiations.
+// How the fast targets (`kernels`, `pilots`) run a kernel: half of their inputs through every kernel and pilot
+// instantiated once, for an f and a mask chosen at run time inside the vector code (AnyFn, AnyMask below: callables
+// of the kernel concept), the other half through the registry's 7 f x 6 masks instantiations (Route below).
 //
 // Why: the kernels' and pilots' branches depend on which lanes the mask selects, never on which f or which mask
 // computed them, so under coverage the registry's 42 instantiations are 42 copies of the same counters. Each input
