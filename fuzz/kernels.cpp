@@ -4,10 +4,10 @@
 // float bits.
 //
 // Two targets are built from this file: `kernels` takes n up to kMaxN = 1024 (a larger decoded n is folded into
-// [0, 1024]; tiles of 16 to 512 still give several tiles and workspace pieces per input) and runs the kernels
-// through one instantiation for a run-time f and mask (one_instance.h); `kernels_large` (MASKAPPLY_FUZZ_LARGE)
-// takes the whole range, up to 9000 elements (two tiles of 4096 and a tail), through the registry's
-// instantiations. Same checks, same input layout, same corpus (corpus/kernels). Figures and what each gives up:
+// [0, 1024]; tiles of 16 to 512 still give several tiles and workspace pieces per input) and runs each input
+// either through one instantiation for a run-time f and mask or through the registry's instantiation for its f
+// and mask, half of the inputs each (one_instance.h, route_of: a hash of the input); `kernels_large` (MASKAPPLY_FUZZ_LARGE) takes the
+// whole range, up to 9000 elements (two tiles of 4096 and a tail), always through the registry. Same checks, same input layout, same corpus (corpus/kernels). Figures and what each gives up:
 // docs/fuzzing.md, "Throughput".
 //
 // Invariants, each checked on every input:
@@ -31,12 +31,9 @@
 //   blend_verified only: f64 d_max in [-1.5, 1.5], u8 verify_blocks (1..16), f64 bail in [0, 1.5]
 //   u8  guard: bit 0 puts the array at the end of its guard pages, else at the start
 //   the data (data.h: consume_data): raw bits, runs, or seeded uniform with special values.
-#include <cstring>
-
-#include "buffers.h"
 #include "data.h"
 #include "fuzz.h"
-#include "one_instance.h"
+#include "guarded.h"
 
 using namespace maskapply;
 
@@ -49,9 +46,11 @@ constexpr std::array<size_t, 8> kTiles{4096, 16, 32, 48, 64, 256, 1000, 2048};
 #ifdef MASKAPPLY_FUZZ_LARGE
 constexpr size_t kMaxN = 9000;
 constexpr const char* kTarget = "kernels_large";
+constexpr bool kLarge = true;
 #else
 constexpr size_t kMaxN = 1024;
 constexpr const char* kTarget = "kernels";
+constexpr bool kLarge = false;
 #endif
 
 // The target's only state across inputs, owned here (the library keeps none): the guard pages of invariant 3,
@@ -59,15 +58,6 @@ constexpr const char* kTarget = "kernels";
 testing::GuardPages& guard_pages() {
   static testing::GuardPages g(kMaxN);
   return g;
-}
-
-// The guarded run's workspace garbage, without coverage instrumentation (flatten inlines scribble here): a loop
-// per workspace byte, up to 40 KB, whose counters say nothing about the kernel and cost more than its run.
-#if defined(__clang__)
-[[gnu::flatten]] __attribute__((no_sanitize("coverage")))
-#endif
-void scribble(Workspace& ws, uint64_t garbage) {
-  ws.scribble(garbage);
 }
 
 }  // namespace
@@ -86,6 +76,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char*** argv) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   FuzzedDataProvider p(bytes, size);
   testing::Case c;
+  const fuzz::Route route = fuzz::route_of(bytes, size, kLarge);
   c.kernel = kPlain[p.ConsumeIntegral<uint8_t>() % kPlain.size()];
   c.f = static_cast<Fn>(p.ConsumeIntegral<uint8_t>() % kFnNames.size());
   c.mask = fuzz::consume_mask(p);
@@ -104,18 +95,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   c.data = fuzz::consume_data(p, n);
 
   fuzz::verbose(c);
-  const testing::CheckResult r = fuzz::check_fuzzed(c);
-  if (!r.ok) fuzz::fail(kTarget, r.message, &c);
+  const testing::CheckResult r = fuzz::check_fuzzed(c, route);
+  if (!r.ok) fuzz::fail(kTarget, r.message + " (through " + fuzz::name(route) + ")", &c);
 
   // Again flush against a guard page: an access outside [a, a+n) faults (SIGSEGV; libFuzzer reports it).
-  float* const g = guard_pages().place(n, at_end);
-  if (n) std::memcpy(g, c.data.data(), n * sizeof(float));
-  const testing::HostileWorkspace hw = testing::hostile_workspace(c.kernel, c.f, c.data, c.options.tile, at_end + 16);
-  Workspace ws(hw.capacity);
-  scribble(ws, hw.garbage);
-  fuzz::run_fuzzed(c.kernel, c.f, c.mask, g, n, ws, c.options);
-  if (n && std::memcmp(g, r.output.data(), n * sizeof(float)) != 0)
-    fuzz::fail(kTarget, testing::describe(c.kernel, c.f, c.mask, n, c.options, c.misalign) +
-                              ": the output next to a guard page differs from the output inside sentinels", &c);
+  if (const std::string bad = fuzz::run_guarded(guard_pages(), route, c, c.options, at_end, r.output); !bad.empty())
+    fuzz::fail(kTarget, testing::describe(c.kernel, c.f, c.mask, n, c.options, 0) + ": " + bad + " (through " +
+                            fuzz::name(route) + ")", &c);
   return 0;
 }

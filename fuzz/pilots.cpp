@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Fuzz target `pilots`: every pilot (v1, v2, v3, v3.5, v4, v5), with an injected d_max and any options, equals the
-// oracle bit for bit and decides exactly as the article's code does.
+// Fuzz target `pilots`: every pilot (v1, v2, v3, v3.5, v4, v5), with an injected or a timed d_max and any options,
+// equals the oracle bit for bit, stays inside its array, and decides exactly as the article's code does.
 //
 // Two targets are built from this file: `pilots` takes n up to kMaxN = 2048 (a larger decoded n is folded into
 // [0, 2048]; with tiles of 16 to 512 and a short calibration that is still many tile decisions, v4's distrust
-// running out included) and runs the pilots through one instantiation for a run-time f and mask
-// (one_instance.h); `pilots_large` (MASKAPPLY_FUZZ_LARGE) takes the whole range, up to 100 000 elements (the
-// article's calibration of 4 x 2048 and 20 tiles of 4096), through the registry's instantiations. Same checks,
+// running out included) and runs each input either through one instantiation for a run-time f and mask or
+// through the registry's instantiation for its f and mask, half of the inputs each (one_instance.h, route_of);
+// `pilots_large` (MASKAPPLY_FUZZ_LARGE) takes the whole range, up to 100 000 elements (the article's calibration
+// of 4 x 2048 and 20 tiles of 4096), always through the registry. Same checks,
 // same input layout, same corpus (corpus/pilots). Figures and what each gives up: docs/fuzzing.md, "Throughput".
 //
 // Invariants, each checked on every input:
@@ -18,14 +19,21 @@
 //      tables, constants and threshold arithmetic, fed only the selection and the options' values): the probe
 //      count, the thresholds, where blend_verified bails, v4's distrust and its count from the previous tile, and
 //      each strategy run over each range. The workspace is hostile (testing::hostile_workspace: a capacity
-//      smaller than, equal to or larger than the tile, filled with garbage).
+//      smaller than, equal to or larger than the tile, filled with garbage);
+//   4. rerun with the array flush against a PROT_NONE page (its end or its start: bit 4 of the option flags), the
+//      pilot neither reads nor writes outside [a, a+n) by one byte (a fault), and gives the same output, on
+//      another hostile workspace; its trace partitions [0, n) again. When bits 5 and 6 of the option flags are
+//      both set (a quarter of the inputs) this rerun calibrates by timing blend as the article does (no injected
+//      d_max), and its decisions are compared with the decision reference fed the d_max it measured (the trace's
+//      TileDecision::d_max); a failure then writes the case with that d_max injected, so it reruns exactly.
 // A violation prints the pilot, options, index, tile and hex bits (or the decision that differs), writes a case
 // file and the commands that rerun it, and aborts.
 //
 // Input layout, in the order FuzzedDataProvider consumes it (integers from the end, data bytes from the front):
 //   u8  pilot (mod 6)        u8  f: 6 and 7 (mod 8) are bits_inc, else catalog order
 //   u8  option flags: bit 0 keeps the article's tile, probe and calibration; bit 1 its xlo, lo, verification,
-//       bail and distrust. Otherwise, in this order: tile (u8: < 8 picks {16, 32, 64, 128, 256, 512, 1024,
+//       bail and distrust; bit 2 draws v5's seed (below); bit 3 is not read; bit 4 puts the guarded rerun's array at the end of its guard pages,
+//       else at the start; bits 5 and 6 both set: the guarded rerun is timed (invariant 4). Otherwise, in this order: tile (u8: < 8 picks {16, 32, 64, 128, 256, 512, 1024,
 //       4096}, else u16 in [16, 4096]); probe (u8: 0 the article's 256 clipped to the tile, 1 the tile, else u16
 //       in [1, tile]); calib_blocks (u8 mod 5); calib_len (u8: < 4 picks {2048, tile, tile / 2, 1}, else u16 in
 //       [1, 4096]); then xlo, lo (f64 in [-0.05, 0.3] and [-0.05, 1]), verify_blocks (1..16), bail (f64 in [0,
@@ -36,9 +44,11 @@
 //   u8  misalignment (mod 16)
 //   u8  data kind: even = raw (a mask, data.h: consume_mask, then consume_data); odd = tile-structured
 //       (structured.h: consume_structured; mask a < 0.5).
+#include <sstream>
+
 #include "data.h"
 #include "fuzz.h"
-#include "one_instance.h"
+#include "guarded.h"
 #include "structured.h"
 
 using namespace maskapply;
@@ -52,14 +62,21 @@ constexpr std::array<double, 12> kDmax{-1, -0.01, 0, 0.014, 0.1, 0.16, 0.5, 0.75
 #ifdef MASKAPPLY_FUZZ_LARGE
 constexpr size_t kMaxN = 100000;
 constexpr const char* kTarget = "pilots_large";
+constexpr bool kLarge = true;
 #else
 constexpr size_t kMaxN = 2048;
 constexpr const char* kTarget = "pilots";
+constexpr bool kLarge = false;
 #endif
 
-PilotOptions consume_options(FuzzedDataProvider& p) {
+// The target's only state across inputs (as in kernels.cpp): the guard pages of invariant 4, mapped once.
+testing::GuardPages& guard_pages() {
+  static testing::GuardPages g(kMaxN);
+  return g;
+}
+
+PilotOptions consume_options(FuzzedDataProvider& p, uint8_t flags) {
   PilotOptions o;
-  const uint8_t flags = p.ConsumeIntegral<uint8_t>();
   if (!(flags & 1)) {
     const uint8_t ts = p.ConsumeIntegral<uint8_t>();
     o.tile = ts < kTiles.size() ? kTiles[ts] : p.ConsumeIntegralInRange<size_t>(16, 4096);
@@ -98,11 +115,14 @@ extern "C" int LLVMFuzzerInitialize(int*, char*** argv) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   FuzzedDataProvider p(bytes, size);
+  const fuzz::Route route = fuzz::route_of(bytes, size, kLarge);
   testing::Case c;
   c.kernel = kPilots[p.ConsumeIntegral<uint8_t>() % kPilots.size()];
   const uint8_t fs = p.ConsumeIntegral<uint8_t>() % 8;
   c.f = fs >= 6 ? Fn::bits_inc : static_cast<Fn>(fs);
-  c.options = consume_options(p);
+  const uint8_t flags = p.ConsumeIntegral<uint8_t>();
+  c.options = consume_options(p, flags);
+  const bool at_end = flags & 16, timed = (flags & 0x60) == 0x60;
   const size_t region = c.options.calib_blocks * c.options.calib_len;
   const size_t max_n = std::min<size_t>(100000, region + 20 * c.options.tile);
   size_t n = p.ConsumeIntegral<uint32_t>() % (max_n + 1);
@@ -118,10 +138,34 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   }
 
   fuzz::verbose(c);
-  const testing::CheckResult r = fuzz::check_fuzzed(c);
-  if (!r.ok) fuzz::fail(kTarget, r.message, &c);
+  const std::string through = std::string(" (through ") + fuzz::name(route) + ")";
+  const testing::CheckResult r = fuzz::check_fuzzed(c, route);
+  if (!r.ok) fuzz::fail(kTarget, r.message + through, &c);
   // check_fuzzed compared every decision with the decision reference (invariant 3); what is left is the partition.
   if (const std::string bad = fuzz::check_trace_partition(r.trace, n); !bad.empty())
-    fuzz::fail(kTarget, testing::describe(c.kernel, c.f, c.mask, n, c.options, c.misalign) + ": " + bad, &c);
+    fuzz::fail(kTarget, testing::describe(c.kernel, c.f, c.mask, n, c.options, c.misalign) + ": " + bad + through, &c);
+
+  // Invariant 4: again flush against a guard page (an access outside [a, a+n) faults: SIGSEGV, libFuzzer reports
+  // it), timed on a quarter of the inputs.
+  PilotOptions go = c.options;
+  if (timed) go.d_max.reset();
+  Trace t;
+  std::string bad = fuzz::run_guarded(guard_pages(), route, c, go, at_end, r.output, &t);
+  if (bad.empty() && !(bad = fuzz::check_trace_partition(t, n)).empty()) bad = "next to a guard page: " + bad;
+  if (bad.empty() && timed) {
+    bad = testing::check_decisions(c.kernel, c.data, c.mask, go, t);
+    if (!bad.empty()) bad = "timed, next to a guard page: " + bad;
+  }
+  if (!bad.empty()) {
+    testing::Case rerun = c;
+    std::ostringstream why;
+    why.precision(17);
+    why << testing::describe(c.kernel, c.f, c.mask, n, go, 0) << ": " << bad << through;
+    if (timed && !t.tiles.empty()) {
+      rerun.options.d_max = t.tiles.front().d_max;
+      why << "; timed calibration measured d_max=" << *rerun.options.d_max << " (the case file injects it)";
+    }
+    fuzz::fail(kTarget, why.str(), &rerun);
+  }
   return 0;
 }
