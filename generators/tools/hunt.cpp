@@ -187,6 +187,10 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
         throw Unconfirmed("a find the traced kernel does not confirm, so no file was written: " + e +
                           "\npattern:\n" + gen::to_text(f.pattern));
     }
+    if (j.bound)
+      if (const std::string e = rescore(j, j.witness, model, o, a.n, j.witness.score.regret); !e.empty())
+        throw Unconfirmed("the bound's witness is not confirmed by the traced kernel, so no file was written: " + e +
+                          "\npattern:\n" + gen::to_text(j.witness.pattern));
   }
   // Files: every find into --out; the best of each pilot x f into --corpus with --save.
   std::error_code ec;
@@ -208,10 +212,10 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
     if (j.bound) {
       const std::string base = "bound-" + hunt::pattern_file_name(j.pilot, j.f, j.witness.score.regret);
       j.witness_file = (std::filesystem::path(a.out) / base).string();
-      write_file(j.witness_file, pattern_file(j, j.witness, model, o, a.n, j.witness_file, model_arg));
+      write_file(j.witness_file, pattern_file(j, j.witness, model, a, j.options, j.witness_file));
       if (a.save) {
         const std::string cpath = (std::filesystem::path(a.corpus) / base).string();
-        write_file(cpath, pattern_file(j, j.witness, model, o, a.n, cpath, model_arg));
+        write_file(cpath, pattern_file(j, j.witness, model, a, j.options, cpath));
       }
     }
   }
