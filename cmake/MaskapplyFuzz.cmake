@@ -17,6 +17,7 @@ else()
 endif()
 set(MASKAPPLY_FUZZING_ENGINE "${_maskapply_engine_default}" CACHE STRING
     "Link flags of the fuzzing engine (default: $LIB_FUZZING_ENGINE, else -fsanitize=fuzzer)")
+unset(_maskapply_engine_default)
 
 function(maskapply_add_fuzz_target)
   cmake_parse_arguments(F "" "NAME;CORPUS" "SOURCES;LIBS" ${ARGN})
