@@ -23,8 +23,18 @@ struct Case {
   Fn f;
   double d_max;
   size_t tile, n, verify_blocks, distrust;
-  int alphabet;  // 0: every block summary (35 per block); 1: the 10-summary alphabet below; 2: its 5-summary one
+  int alphabet;  // exhaustive test: 0 every block summary (35 per block), 1 the 10-summary alphabet, 2 the 5-summary one
 };
+
+// The small settings' options: probe 16, xlo 0.1 (1), lo 0.3 (4), no calibration, d_max injected.
+PilotOptions small_options(const CostModel& m, const Case& c) {
+  PilotOptions o;
+  o.tile = c.tile, o.probe = 16, o.xlo = 0.1, o.lo = 0.3, o.calib_blocks = 0, o.verify_blocks = c.verify_blocks;
+  o.distrust = c.distrust;
+  o = model_options(m, c.f, o);
+  o.d_max = c.d_max;
+  return o;
+}
 
 // Every (selected, non-empty registers) a 16-element block can have: ceil(a / 4) <= ne <= min(4, a).
 std::vector<std::pair<unsigned, unsigned>> every_summary() {
@@ -68,11 +78,7 @@ TEST(Bound, isAtLeastTheRegretOfEveryBlockSummarySequenceAndItsWitnessReachesIt)
   const std::vector<std::pair<unsigned, unsigned>> five{{0, 0}, {1, 1}, {3, 3}, {8, 2}, {16, 4}};
   const CostModel m = CostModel::m5();
   for (const Case& c : cases) {
-    PilotOptions o;
-    o.tile = c.tile, o.probe = 16, o.xlo = 0.1, o.lo = 0.3, o.calib_blocks = 0, o.verify_blocks = c.verify_blocks;
-    o.distrust = c.distrust, o.d_max = c.d_max;
-    o = model_options(m, c.f, o);
-    o.d_max = c.d_max;
+    const PilotOptions o = small_options(m, c);
     ASSERT_EQ(bound_unsupported(c.pilot, o, c.n), "") << c.name;
     const BoundResult b = regret_bound(c.pilot, c.f, m, o, c.n);
     Scorer scorer(c.pilot, c.f, m, o, false);
@@ -131,28 +137,17 @@ TEST(Bound, isAtLeastTheRegretOfEveryBlockSummarySequenceAndItsWitnessReachesIt)
 // (lambda = 0) and oracle cost (from lambda = 1) as the Scorer does. Catches what a maximum cannot see: a
 // threshold one off, a wrong class of v4's prev, a cost term charged to the wrong block.
 TEST(Bound, modelsEachSequencesPilotAndOracleCostAsTheScorerDoes) {
-  struct Small {
-    const char* name;
-    Kernel pilot;
-    Fn f;
-    double d_max;
-    size_t tile, n, verify_blocks, distrust;
-  };
-  const std::vector<Small> cases{
-      {"v2 sin10, 2 tiles of 32", Kernel::pilot_v2, Fn::sin10, 0.45, 32, 64, 2, 16},
-      {"v3 sqrt, tiles of 32 and a short last one", Kernel::pilot_v3, Fn::sqrt, 0.45, 32, 80, 2, 16},
-      {"v3_5 fma13, 2 tiles of 64, 4 verify pieces", Kernel::pilot_v3_5, Fn::fma13, 0.45, 64, 128, 4, 16},
-      {"v4 fma13, 4 tiles of 64, distrust 2", Kernel::pilot_v4, Fn::fma13, 0.45, 64, 256, 2, 2},
-      {"v4 pow10, 5 tiles of 32, distrust 3", Kernel::pilot_v4, Fn::pow10, 0.45, 32, 160, 2, 3},
+  const std::vector<Case> cases{
+      {"v2 sin10, 2 tiles of 32", Kernel::pilot_v2, Fn::sin10, 0.45, 32, 64, 2, 16, 0},
+      {"v3 sqrt, tiles of 32 and a short last one", Kernel::pilot_v3, Fn::sqrt, 0.45, 32, 80, 2, 16, 0},
+      {"v3_5 fma13, 2 tiles of 64, 4 verify pieces", Kernel::pilot_v3_5, Fn::fma13, 0.45, 64, 128, 4, 16, 0},
+      {"v4 fma13, 4 tiles of 64, distrust 2", Kernel::pilot_v4, Fn::fma13, 0.45, 64, 256, 2, 2, 0},
+      {"v4 pow10, 5 tiles of 32, distrust 3", Kernel::pilot_v4, Fn::pow10, 0.45, 32, 160, 2, 3, 0},
   };
   const auto all = every_summary();
   const CostModel m = CostModel::m5();
-  for (const Small& c : cases) {
-    PilotOptions o;
-    o.tile = c.tile, o.probe = 16, o.xlo = 0.1, o.lo = 0.3, o.calib_blocks = 0, o.verify_blocks = c.verify_blocks;
-    o.distrust = c.distrust;
-    o = model_options(m, c.f, o);
-    o.d_max = c.d_max;
+  for (const Case& c : cases) {
+    const PilotOptions o = small_options(m, c);
     Scorer scorer(c.pilot, c.f, m, o, false);
     const size_t blocks = c.n / 16;
     std::vector<uint8_t> sel(c.n);

@@ -157,7 +157,9 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
       if (j.bound_note.empty()) {
         progress(i, hunt::Progress{0, 0, 0, "bound"});
         j.bound = hunt::regret_bound(j.pilot, j.f, model, o, a.n);
-        c.start.push_back(j.bound->pattern);
+        // A witness of thousands of segments (no period) would make every mutation of it slow: its most
+        // frequent tile repeated stands in for it then (the witness itself is still written, below).
+        if (j.bound->pattern.segments.size() <= 512) c.start.push_back(j.bound->pattern);
         c.start.push_back(j.bound->tile_pattern);
         c.start_origin = "the bound's witness";
       }
