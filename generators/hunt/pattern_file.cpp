@@ -70,6 +70,32 @@ std::string options_text(const PilotOptions& o) {
   return s;
 }
 
+std::variant<PilotOptions, std::string> parse_options_text(const std::string& text) {
+  PilotOptions o;
+  std::istringstream in(text);
+  for (std::string kv; in >> kv;) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos) return "expected NAME=VALUE, got '" + kv + "'";
+    const std::string k = kv.substr(0, eq), v = kv.substr(eq + 1);
+    bool known = false, ok = true;
+    uint64_t u = 0;
+    if (k == "seed") known = true, ok = parse_u64(v, u), o.seed = u;
+    for (const SizeField& f : kSizes)
+      if (k == f.name) known = true, ok = parse_u64(v, u), o.*f.p = static_cast<size_t>(u);
+    for (const DoubleField& f : kDoubles)
+      if (k == f.name) known = true, ok = parse_double(v, o.*f.p);
+    if (!known) {
+      std::string names = "seed";
+      for (const SizeField& f : kSizes) names += std::string(", ") + f.name;
+      for (const DoubleField& f : kDoubles) names += std::string(", ") + f.name;
+      return "unknown option '" + k + "' (known: " + names + ")";
+    }
+    if (!ok) return "bad value '" + v + "' for option " + k;
+  }
+  if (const std::string e = o.validate(); !e.empty()) return e;
+  return o;
+}
+
 std::string model_hash(const CostModel& m) {
   uint64_t h = 0xcbf29ce484222325ull;
   for (const char c : m.to_json()) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
@@ -91,7 +117,8 @@ std::string pattern_file(const Find& f, const FileInfo& i) {
   s << "# in words: in tile " << f.score.mechanism.tile << " (the costliest), " << f.score.mechanism.words() << "\n";
   s << "# mechanism: " << f.score.mechanism.key() << "\n";
   s << "# options: " << options_text(o) << "\n";
-  s << "# d_max: " << g17(o.d_max.value_or(NAN)) << " from model " << i.model.name << "\n";
+  s << "# d_max: " << g17(o.d_max.value_or(NAN)) << " from " << (i.dmax_given ? "--dmax" : "model " + i.model.name)
+    << "\n";
   s << "# model: " << i.model.name << (i.model_file.empty() ? "" : " file " + i.model_file) << " hash "
     << model_hash(i.model) << "\n";
   s << "# reproduce: maskapply check --pattern " << i.path << " --f " << fn << " --model " << i.model_arg
@@ -114,26 +141,12 @@ std::variant<Recorded, std::string> read_recorded(const std::string& text) {
     std::string hash, key;
     if (!(w >> hash >> key) || hash != "#") continue;
     if (key == "options:") {
-      std::vector<std::string> words;
-      for (std::string x; w >> x;) words.push_back(x);
-      if (words.empty() || words[0].find('=') == std::string::npos) continue;  // prose
-      PilotOptions o;
-      for (const std::string& kv : words) {
-        const size_t eq = kv.find('=');
-        if (eq == std::string::npos) return at + "expected NAME=VALUE in `# options:`, got '" + kv + "'";
-        const std::string k = kv.substr(0, eq), v = kv.substr(eq + 1);
-        bool known = false, ok = true;
-        uint64_t u = 0;
-        if (k == "seed") known = true, ok = parse_u64(v, u), o.seed = u;
-        for (const SizeField& f : kSizes)
-          if (k == f.name) known = true, ok = parse_u64(v, u), o.*f.p = static_cast<size_t>(u);
-        for (const DoubleField& f : kDoubles)
-          if (k == f.name) known = true, ok = parse_double(v, o.*f.p);
-        if (!known) return at + "unknown option '" + k + "' in `# options:`";
-        if (!ok) return at + "bad value '" + v + "' for option " + k;
-      }
-      if (const std::string e = o.validate(); !e.empty()) return at + "`# options:`: " + e;
-      r.options = o;
+      std::string rest, first;
+      std::getline(w, rest);
+      if (!(std::istringstream(rest) >> first) || first.find('=') == std::string::npos) continue;  // prose
+      auto o = parse_options_text(rest);
+      if (auto* e = std::get_if<std::string>(&o)) return at + "`# options:`: " + *e;
+      r.options = std::get<PilotOptions>(o);
     } else if (key == "d_max:") {
       std::string v, from;
       if (!(w >> v >> from) || from != "from") return at + "expected `# d_max: VALUE from SOURCE`";

@@ -24,6 +24,7 @@ struct FileInfo {
   std::string model_arg = "m5";   // what `maskapply check` takes to reprint it: "--model m5", "--model host
                                   // --model-file X", "--model X" (a file), without the "--model "
   PilotOptions options;           // with the injected d_max
+  bool dmax_given = false;        // d_max came from `--dmax` (recorded so; check then injects it), not the model
   size_t n = kHuntN;              // the array the figure is for
   std::string path;               // where the file goes: its `# reproduce:` line names it
   std::string found_by;           // "maskapply hunt --seed 1", "the regret fuzz target"
@@ -52,5 +53,8 @@ std::variant<Recorded, std::string> read_recorded(const std::string& text);
 
 // "tile=4096 probe=256 ...": every field but d_max, as `# options:` holds it.
 std::string options_text(const PilotOptions& o);
+// The options in such text, any subset of the fields (the rest keep their defaults), validated; else what is wrong
+// (an unknown name, a bad value, options validate() refuses). `maskapply hunt --options` and `# options:` read so.
+std::variant<PilotOptions, std::string> parse_options_text(const std::string& text);
 
 }  // namespace maskapply::gen::hunt

@@ -438,6 +438,47 @@ TEST_F(Cli, HuntFilesRecordWhatCheckNeedsAndTheirReproduceLineWorksForM5HostAndA
   }
 }
 
+// A user's own options and d_max: the hunt, its certified bound and its files all use them, and the reproduce
+// line reprints the figure through the real kernel; bad options are usage errors.
+TEST_F(Cli, HuntTakesTheUsersOptionsAndDmaxForTheFindsTheBoundAndTheFiles) {
+  const std::string out = path("hunt-opts");
+  const Result r = run_cli({"hunt", "--pilot", "v4", "--f", "fma13", "--budget", "100", "--seconds", "0", "--keep",
+                            "1", "--n", "20480", "--options", "tile=2048 probe=128 verify_blocks=4 distrust=3",
+                            "--dmax", "0.3", "--out", out, "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["best"].size(), 1u);
+  const auto& b = j["best"][0];
+  const std::string options = b["options"].get<std::string>();
+  for (const char* o : {"tile=2048 ", "probe=128 ", "verify_blocks=4 ", "distrust=3 "})
+    EXPECT_NE(options.find(o), std::string::npos) << options;
+  EXPECT_EQ(b["d_max"], 0.3);
+  ASSERT_TRUE(b["bound"].is_number()) << b["bound_note"];
+  EXPECT_GE(b["bound"].get<double>(), b["model_regret"].get<double>());
+  for (const std::string f : {b["file"].get<std::string>(), b["bound_file"].get<std::string>()}) {
+    const std::string text = slurp(f);
+    SCOPED_TRACE(text);
+    EXPECT_NE(text.find("\n# options: tile=2048 probe=128 "), std::string::npos);
+    EXPECT_NE(text.find("\n# d_max: 0.29999999999999999 from --dmax\n"), std::string::npos);
+    std::vector<std::string> line = reproduce_args(text);
+    ASSERT_FALSE(line.empty());
+    line.push_back("--json");
+    const Result c = run_cli(line);
+    ASSERT_EQ(c.code, 0) << c.err;
+    const nlohmann::json cj = nlohmann::json::parse(c.out);
+    EXPECT_EQ(cj["results"][0]["options"]["tile"], 2048);
+    EXPECT_EQ(cj["results"][0]["options"]["d_max"], 0.3);
+    if (f == b["file"].get<std::string>())
+      EXPECT_EQ(cj["results"][0]["model_regret"].get<double>(), b["model_regret"].get<double>());
+  }
+  for (const std::string bad : {"tile=8 probe=4", "tile=abc", "title=2048", "probe"}) {
+    const Result e = run_cli({"hunt", "--pilot", "v4", "--f", "fma13", "--budget", "0", "--seconds", "0", "--options",
+                              bad, "--out", path("bad")});
+    EXPECT_EQ(e.code, 2) << bad;
+    EXPECT_NE(e.err.find("--options: "), std::string::npos) << e.err;
+  }
+}
+
 TEST_F(Cli, CheckReadsTheRecordedOptionsAndDmaxBackAndRefusesMalformedOnes) {
   const std::string head = "# options: tile=2048 probe=128 calib_blocks=2 calib_len=1024 verify_blocks=4 distrust=3 "
                            "seed=7 xlo=0.02 lo=0.2 B=0.3 D=0.845 bail=0.5 C=0.4 S=0.2 K=0.18 M=3 shrink=0.25 "

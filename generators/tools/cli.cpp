@@ -622,6 +622,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   hunt_app->add_option("--fail-above", ha.fail_above,
                        "Exit 1 (naming each) when a find's model regret is above this (for CI)")
       ->check(number_from(0));
+  hunt_app->add_option("--options", ha.options,
+                       "The pilots' options as NAME=VALUE words (\"tile=2048 probe=128\"; the article's otherwise); "
+                       "the model's constants and d_max go on top");
+  hunt_app->add_option("--dmax", ha.dmax, "Inject this d_max into the pilots (instead of the model's)");
   hunt_app->add_flag("--corrupt-for-test", ha.corrupt_for_test, "Nudge each find's figure (tests the re-score)")
       ->group("");
   hunt_app->add_flag("--no-progress", no_progress, "No progress line, even on a terminal");

@@ -91,6 +91,8 @@ struct HuntArgs {
   size_t n = 8192 + 34 * 4096;
   int jobs = 1;
   std::optional<double> fail_above;  // exit 1 when a find's model regret is above this
+  std::string options;               // "tile=2048 probe=128 ...": the pilots' options (the article's otherwise)
+  std::optional<double> dmax;        // inject this d_max instead of the model's
   bool corrupt_for_test = false;     // nudge each find's figure so the traced re-score refuses it (tests only)
 };
 int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err);

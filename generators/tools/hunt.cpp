@@ -79,6 +79,7 @@ std::string pattern_file(const Job& j, const hunt::Find& f, const gen::CostModel
   i.pilot = j.pilot, i.f = j.f, i.model = m, i.model_arg = model_arg(a), i.options = o, i.n = a.n;
   i.model_file = a.model == "m5" ? "" : a.model == "host" ? a.model_file : a.model;
   i.path = path, i.found_by = "maskapply hunt --seed " + std::to_string(j.seed);
+  i.dmax_given = a.dmax.has_value();
   return hunt::pattern_file(f, i);
 }
 
@@ -117,6 +118,12 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
     if (a.save && !std::filesystem::is_directory(a.corpus, ec))
       throw Usage("--save: '" + a.corpus + "' is not a directory (run from the repository root, or give --corpus)");
   }
+  // The pilots' options: --options over the article's, then the model's constants and d_max (or --dmax) per f.
+  auto parsed = gen::hunt::parse_options_text(a.options);
+  if (auto* e = std::get_if<std::string>(&parsed)) throw Usage("--options: " + *e);
+  if (a.dmax && std::isnan(*a.dmax)) throw Usage("--dmax must not be NaN");
+  const PilotOptions given = std::get<PilotOptions>(parsed);
+  const auto options_of = [&](Fn f) { return gen::options_for(given, f, &model, a.dmax); };
   std::vector<Job> jobs;
   for (Kernel k : pilots)
     for (Fn f : fns) jobs.push_back(Job{k, f, a.seed, {}, {}, {}, {}, {}, {}, {}, {}});
@@ -149,7 +156,7 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
   const auto worker = [&] {
     for (size_t i; (i = next++) < jobs.size();) {
       Job& j = jobs[i];
-      hunt::Evaluator ev(j.pilot, j.f, model, PilotOptions{}, a.n);
+      hunt::Evaluator ev(j.pilot, j.f, model, options_of(j.f), a.n);
       hunt::HuntConfig c;
       // The certified worst case for the hunt's own options and n; its witness seeds the search.
       const PilotOptions& o = ev.scorer().options();
@@ -168,7 +175,7 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
       c.progress = [&, i](const hunt::Progress& p) { progress(i, p); };
       j.result = hunt::hunt(ev, c);
       j.options = ev.scorer().options();
-      hunt::Evaluator base(j.pilot, j.f, model, PilotOptions{}, a.n);
+      hunt::Evaluator base(j.pilot, j.f, model, options_of(j.f), a.n);
       j.step = hunt::step_sweep(base, base.scorer().options().tile);
       if (j.bound) j.witness = base.find(j.bound->pattern, "the bound's witness");
     }
