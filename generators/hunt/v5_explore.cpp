@@ -3,7 +3,8 @@
 // exists: the article's three countertests against the block oracle, uniform data over the thd sweep against
 // the best of v1-v4 (model cost of the decided tiles), and the hunt's worst regret per f. A measurement tool
 // for docs/pilot_v5.md; asserts nothing.
-//   maskapply_v5_explore [--budget N] [--seconds S] [--f a,b] [--no-hunt] [--cells] [key=value ...]
+//   maskapply_v5_explore [--budget N] [--seconds S] [--f a,b] [--no-hunt] [--cells] [--data-seed N] [--hunt-seed N]
+//                        [key=value ...]
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -50,6 +51,13 @@ bool set_param(V5Params& p, const std::string& kv) {
   else if (k == "shrink") p.shrink = v;
   else if (k == "kappa") p.kappa = v;
   else if (k == "bail_shrink") p.bail_shrink = v;
+  else if (k == "cheap_pairs") p.cheap_pairs = static_cast<size_t>(v);
+  else if (k == "skip_margin") p.skip_margin = v;
+  else if (k == "lambda") p.lambda = v;
+  else if (k == "split") p.split = v;
+  else if (k == "kappa_adapt") p.kappa_adapt = v != 0;
+  else if (k == "adapt") p.adapt = v != 0;
+  else if (k == "x_mode") p.x_mode = static_cast<int>(v);
   else return false;
   return true;
 }
@@ -58,6 +66,7 @@ bool set_param(V5Params& p, const std::string& kv) {
 
 int main(int argc, char** argv) {
   size_t budget = 3000;
+  uint64_t data_seed = 1, hunt_seed = 1;
   double seconds = 60;
   bool do_hunt = true, cells = false;
   std::vector<Fn> fns{Fn::sqrt, Fn::frfrexp, Fn::sin35, Fn::sin10, Fn::pow10, Fn::fma13};
@@ -67,6 +76,8 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     if (a == "--budget" && i + 1 < argc) budget = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--seconds" && i + 1 < argc) seconds = std::atof(argv[++i]);
+    else if (a == "--hunt-seed" && i + 1 < argc) hunt_seed = std::strtoull(argv[++i], nullptr, 10);
+    else if (a == "--data-seed" && i + 1 < argc) data_seed = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--no-hunt") do_hunt = false;
     else if (a == "--cells") cells = true;
     else if (a == "--pattern" && i + 2 < argc) {
@@ -131,12 +142,13 @@ int main(int argc, char** argv) {
       if (k != Kernel::pilot_v5) std::printf(" %s %.4f", std::string(name(k)).c_str() + 6, Scorer(k, c.f, m).score(s).regret);
     std::printf("\n");
   }
-  // Uniform data over the thd sweep: v5's model cost against the best of v1-v4.
-  const std::vector<float> data = uniform(n, 1);
+  // Uniform data over the thd sweep (the low densities finer): v5's model cost against the best of v1-v4.
+  const std::vector<float> data = uniform(n, data_seed);
+  const std::vector<float> thds{0, 0.01f, 0.02f, 0.03f, 0.05f, 0.07f, 0.1f, 0.15f, 0.2f, 0.3f,
+                                0.4f, 0.5f, 0.6f, 0.7f, 0.8f, 0.9f, 1};
   for (Fn f : fns) {
     double worst = 0, worst_thd = 0, worst_reg = 0;
-    for (int t = 0; t <= 10; ++t) {
-      const float thd = static_cast<float>(t) / 10.0f;
+    for (const float thd : thds) {
       Summary s(select(data, thd));
       Scorer v5(sim, Kernel::pilot_v3, f, m, base);
       const Score sv = v5.score(s);
@@ -151,10 +163,10 @@ int main(int argc, char** argv) {
         for (const Run& r : tr.runs) h[std::string(name(r.strategy))] += r.end - r.begin;
         for (auto& [k, v] : h) std::printf("    %s %zu\n", k.c_str(), v);
       }
-      if (cells) std::printf("  uniform %-7s thd %.1f v5/best(v1-v4) %.4f regret %.4f\n", std::string(name(f)).c_str(), thd, r, sv.regret);
+      if (cells) std::printf("  uniform %-7s thd %.2f v5/best(v1-v4) %.4f regret %.4f\n", std::string(name(f)).c_str(), thd, r, sv.regret);
       if (r > worst) worst = r, worst_thd = thd, worst_reg = sv.regret;
     }
-    std::printf("uniform %-7s worst v5/best(v1-v4) %.4f at thd %.1f (regret %.4f)\n", std::string(name(f)).c_str(), worst,
+    std::printf("uniform %-7s worst v5/best(v1-v4) %.4f at thd %.2f (regret %.4f)\n", std::string(name(f)).c_str(), worst,
                 worst_thd, worst_reg);
   }
   if (!do_hunt) return 0;
@@ -162,15 +174,16 @@ int main(int argc, char** argv) {
     const auto t0 = std::chrono::steady_clock::now();
     Evaluator ev(sim, Kernel::pilot_v3, f, m, base);
     HuntConfig cfg;
-    cfg.seed = 1, cfg.budget = budget, cfg.seconds = seconds, cfg.keep = 2;
+    cfg.seed = hunt_seed, cfg.budget = budget, cfg.seconds = seconds, cfg.keep = 2;
     const HuntResult r = maskapply::gen::hunt::hunt(ev, cfg);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (r.finds.empty()) continue;
     const Find& b = r.finds.front();
     std::string pat = to_text(b.pattern);
     for (char& ch : pat) if (ch == '\n') ch = ';';
-    std::printf("hunt %-7s worst %.4f (adversary %.4f, %zu evals, %.0f s%s) %s | %s\n", std::string(name(f)).c_str(),
-                b.score.regret, r.adversary, r.evaluations, secs, r.capped ? ", capped" : "", pat.c_str(),
+    const Find step = step_sweep(ev);
+    std::printf("hunt %-7s worst %.4f (adversary %.4f, step sweep %.4f, %zu evals, %.0f s%s) %s | %s\n",
+                std::string(name(f)).c_str(), b.score.regret, r.adversary, step.score.regret, r.evaluations, secs, r.capped ? ", capped" : "", pat.c_str(),
                 b.score.mechanism.words().c_str());
   }
   return 0;

@@ -2,6 +2,7 @@
 #include "v5_model.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -16,6 +17,11 @@ uint64_t splitmix(uint64_t x) {
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
   return x ^ (x >> 31);
 }
+
+struct Plan {
+  Strategy best;
+  std::array<double, 6> cost;  // per row of the table (compact_skip, compact, detour_skip, detour, blend, blend_skip)
+};
 
 struct Sample {
   size_t block;    // tile-relative block index of the pair's first block
@@ -71,32 +77,36 @@ void simulate_v5(const Summary& s, const PilotOptions& o, const V5Params& p, Tra
     const double fd = 4 * d, ck = 4 * (p.C + p.K), skips = std::fma(e, 4 * p.S, p.M * x);
     const double g = std::fma(r, E, fd * T), h = std::fma(fd, T, 4 * E);
     const std::array<std::pair<Strategy, double>, 6> c{{
-        {Strategy::compact_skip, std::fma(1 - e, ck, skips) + g},
+        {Strategy::compact_skip, std::fma(1 - e, ck, skips) + g + p.skip_margin * (ck + g)},
         {Strategy::compact, ck + g},
-        {Strategy::detour_skip, std::fma(1 - e, 4 * p.C, skips) + h},
+        {Strategy::detour_skip, std::fma(1 - e, 4 * p.C, skips) + h + p.skip_margin * (4 * p.C + h)},
         {Strategy::detour, 4 * p.C + h},
         {Strategy::blend, bl},
-        {Strategy::blend_skip, std::fma(1 - e, bl, skips)},
+        {Strategy::blend_skip, std::fma(1 - e, bl, skips) + p.skip_margin * bl},
     }};
-    Strategy best = Strategy::compact_skip;
+    Plan out{Strategy::compact_skip, {}};
     double cost = std::numeric_limits<double>::infinity();
-    for (const auto& [st, v] : c) {
+    for (size_t i = 0; i < 6; ++i) out.cost[i] = std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < 6; ++i) {
+      const auto& [st, v] = c[i];
       if (!allow_blend && (st == Strategy::blend || st == Strategy::blend_skip)) continue;
       if (st == Strategy::blend_skip && (p.skip_blend_skip || (can_bail && p.bs_mode == 0) ||
                                          (can_bail && p.bs_mode == 2 && !bs_safe)))
         continue;
-      if (v < cost) cost = v, best = st;
+      out.cost[i] = v;
+      if (v < cost) cost = v, out.best = st;
     }
-    return best;
+    return out;
   };
   std::vector<Sample> samples;
-  std::vector<Strategy> plan;
+  std::vector<Plan> plan;
   for (size_t t0 = region; t0 < n; t0 += o.tile) {
     TileDecision d = fresh(t0, std::min(t0 + o.tile, n));
     const size_t size = d.end - d.begin, nb = size / 16;
     // The probe.
     samples.clear();
-    const size_t np = std::min({o.probe / 32, nb / 2, size_t{32}});
+    size_t np = std::min({o.probe / 32, nb / 2, size_t{32}});
+    if (p.cheap_pairs && !(dm > 0)) np = std::min(np, p.cheap_pairs);
     size_t probed = 0;
     const auto block = [&](size_t b, uint32_t& c, uint32_t& r) {
       const size_t e0 = d.begin + 16 * b;
@@ -141,6 +151,20 @@ void simulate_v5(const Summary& s, const PilotOptions& o, const V5Params& p, Tra
     const bool can_bail = p.bail_f * dm > 0;
     size_t window = p.window;
     double shrink = p.shrink;
+    double kappa = p.kappa;
+    if (p.kappa_adapt && !samples.empty()) {  // the independence prior weighs as much as the pairs' switches support it
+      double sw = 0, em = 0;
+      for (const Sample& sm : samples) sw += (sm.c[0] == 0) != (sm.c[1] == 0), em += (sm.c[0] == 0) + (sm.c[1] == 0);
+      const double np = static_cast<double>(samples.size()), et = em / (2 * np), xi = 2 * et * (1 - et);
+      kappa = p.kappa * (xi > 0 ? std::min(1.0, sw / np / xi) : 1.0);
+    }
+    if (p.adapt && !samples.empty()) {  // the others' weight rises to 1 as the pairs' switches reach independence's
+      double sw = 0, em = 0;
+      for (const Sample& sm : samples) sw += (sm.c[0] == 0) != (sm.c[1] == 0), em += (sm.c[0] == 0) + (sm.c[1] == 0);
+      const double np = static_cast<double>(samples.size()), et = em / (2 * np), xi = 2 * et * (1 - et);
+      const double ratio = xi > 0 ? std::min(1.0, sw / np / xi) : 1.0;
+      shrink = shrink + (1 - shrink) * ratio;
+    }
     const auto est = [&](size_t k, bool allow_blend) {
       double c = 0, e = 0, x = 0, r = 0, blocks = 0, pairs = 0;
       const size_t lo_k = k >= window ? k - window : 0, hi_k = k + window;
@@ -162,15 +186,24 @@ void simulate_v5(const Summary& s, const PilotOptions& o, const V5Params& p, Tra
       if (p.prior > 0) c += p.prior, r += p.prior, blocks += p.prior;
       if (blocks == 0) return choose(0, 0, 0, 0, allow_blend, can_bail);
       const double ef = e / blocks;
-      const double xf = std::fma(p.kappa * 2 * ef, 1 - ef, x) / (pairs + p.kappa);
-      return choose(c / (16 * blocks), ef, pairs + p.kappa > 0 ? xf : 0, r / blocks, allow_blend, can_bail);
+      if (p.x_mode) {  // the switch rate from every pair at weight 1
+        double xt = 0, et = 0;
+        for (const Sample& sm : samples) xt += (sm.c[0] == 0) != (sm.c[1] == 0), et += (sm.c[0] == 0) + (sm.c[1] == 0);
+        const double np = static_cast<double>(samples.size());
+        const double ep = p.x_mode == 1 ? et / (2 * np) : ef;
+        x = xt, pairs = np;
+        const double xf = (std::fma(kappa * 2 * ep, 1 - ep, x) + p.lambda) / (pairs + kappa + p.lambda);
+        return choose(c / (16 * blocks), ef, xf, r / blocks, allow_blend, can_bail);
+      }
+      const double xf = (std::fma(kappa * 2 * ef, 1 - ef, x) + p.lambda) / (pairs + kappa + p.lambda);
+      return choose(c / (16 * blocks), ef, pairs + kappa + p.lambda > 0 ? xf : 0, r / blocks, allow_blend, can_bail);
     };
     plan.resize(nc);
     for (size_t k = 0; k < nc; ++k) plan[k] = est(k, true);
     size_t k = 0;
     while (k < nc) {
       const size_t b = k * len;
-      const Strategy st = plan[k];
+      const Strategy st = plan[k].best;
       if (st == Strategy::blend && can_bail) {
         const size_t e = k + 1 == nc ? size : b + len;
         const size_t c = run(d.begin + b, d.begin + e, Strategy::blend_verified);
@@ -186,12 +219,22 @@ void simulate_v5(const Summary& s, const PilotOptions& o, const V5Params& p, Tra
         }
       } else {
         size_t j = k + 1;
-        while (j < nc && plan[j] == st && (p.esc_chunks == 0 || j < k + p.esc_chunks)) ++j;
+        // A detour-family run continues over a chunk planned for another detour-family strategy when that
+        // chunk's estimate for the run's strategy exceeds its best by at most a new run's expected packed waste.
+        const auto packs = [](Strategy s) { return s != Strategy::blend && s != Strategy::blend_skip; };
+        const auto row = [](Strategy s) { return static_cast<size_t>(s == Strategy::compact_skip ? 0 : s == Strategy::compact ? 1 : s == Strategy::detour_skip ? 2 : s == Strategy::detour ? 3 : s == Strategy::blend ? 4 : 5); };
+        const auto joins = [&](size_t j) {
+          if (plan[j].best == st) return true;
+          if (!(p.split > 0) || !packs(st) || !packs(plan[j].best)) return false;
+          const double blocks_j = static_cast<double>((j + 1 == nc ? size : (j + 1) * len) - j * len) / 16;
+          return (plan[j].cost[row(st)] - plan[j].cost[row(plan[j].best)]) * blocks_j <= p.split * T;
+        };
+        while (j < nc && joins(j) && (p.esc_chunks == 0 || j < k + p.esc_chunks)) ++j;
         const size_t e = j == nc ? size : j * len;
         const size_t c = run(d.begin + b, d.begin + e, st);
         if (j < nc && st != Strategy::blend && st != Strategy::blend_skip && p.esc_chunks &&
             static_cast<double>(c) / static_cast<double>(e - b) > p.esc_f * dm)
-          plan[j] = Strategy::blend;
+          plan[j].best = Strategy::blend;
         k = j;
       }
     }
