@@ -55,6 +55,7 @@ bool set_param(V5Params& p, const std::string& kv) {
   else if (k == "skip_margin") p.skip_margin = v;
   else if (k == "lambda") p.lambda = v;
   else if (k == "split") p.split = v;
+  else if (k == "indep_z") p.indep_z = v;
   else if (k == "kappa_adapt") p.kappa_adapt = v != 0;
   else if (k == "adapt") p.adapt = v != 0;
   else if (k == "x_mode") p.x_mode = static_cast<int>(v);

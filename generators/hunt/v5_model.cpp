@@ -158,6 +158,13 @@ void simulate_v5(const Summary& s, const PilotOptions& o, const V5Params& p, Tra
       const double np = static_cast<double>(samples.size()), et = em / (2 * np), xi = 2 * et * (1 - et);
       kappa = p.kappa * (xi > 0 ? std::min(1.0, sw / np / xi) : 1.0);
     }
+    bool indep = false;
+    if (p.indep_z > 0 && !samples.empty()) {  // do the pairs' switches look like independently placed empty blocks?
+      double sw = 0, em = 0;
+      for (const Sample& sm : samples) sw += (sm.c[0] == 0) != (sm.c[1] == 0), em += (sm.c[0] == 0) + (sm.c[1] == 0);
+      const double np = static_cast<double>(samples.size()), et = em / (2 * np), xi = 2 * et * (1 - et);
+      indep = xi > 0 && sw >= np * xi - p.indep_z * std::sqrt(np * xi * (1 - xi));
+    }
     if (p.adapt && !samples.empty()) {  // the others' weight rises to 1 as the pairs' switches reach independence's
       double sw = 0, em = 0;
       for (const Sample& sm : samples) sw += (sm.c[0] == 0) != (sm.c[1] == 0), em += (sm.c[0] == 0) + (sm.c[1] == 0);
@@ -195,6 +202,7 @@ void simulate_v5(const Summary& s, const PilotOptions& o, const V5Params& p, Tra
         const double xf = (std::fma(kappa * 2 * ep, 1 - ep, x) + p.lambda) / (pairs + kappa + p.lambda);
         return choose(c / (16 * blocks), ef, xf, r / blocks, allow_blend, can_bail);
       }
+      if (indep) return choose(c / (16 * blocks), ef, 2 * ef * (1 - ef), r / blocks, allow_blend, can_bail);
       const double xf = (std::fma(kappa * 2 * ef, 1 - ef, x) + p.lambda) / (pairs + kappa + p.lambda);
       return choose(c / (16 * blocks), ef, pairs + kappa + p.lambda > 0 ? xf : 0, r / blocks, allow_blend, can_bail);
     };

@@ -35,6 +35,7 @@ struct V5Params {
   int x_mode = 0;              // 1: switch rate from every pair at weight 1, prior from the tile's e; 2: prior from the chunk's e
   bool adapt = false;          // the others' weight: shrink + (1 - shrink) min(1, observed switches / independence's)
   bool kappa_adapt = false;    // kappa x min(1, observed switches / independence's) over all pairs
+  double indep_z = 0;          // > 0: when the pairs' switches are within indep_z sd of independence's, x = 2e(1 - e)
   double skip_margin = 0;      // a skip row must beat its twin by this fraction of the twin's estimate
   int bs_mode = 2;             // 0: blend_skip only when no bail can happen (d_max <= 0); 1: always; 2: rho rule
 };
