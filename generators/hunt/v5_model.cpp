@@ -151,27 +151,18 @@ void simulate_v5(const Summary& s, const PilotOptions& o, const V5Params& p, Tra
     const bool can_bail = p.bail_f * dm > 0;
     size_t window = p.window;
     double shrink = p.shrink;
-    double kappa = p.kappa;
-    if (p.kappa_adapt && !samples.empty()) {  // the independence prior weighs as much as the pairs' switches support it
-      double sw = 0, em = 0;
-      for (const Sample& sm : samples) sw += (sm.c[0] == 0) != (sm.c[1] == 0), em += (sm.c[0] == 0) + (sm.c[1] == 0);
-      const double np = static_cast<double>(samples.size()), et = em / (2 * np), xi = 2 * et * (1 - et);
-      kappa = p.kappa * (xi > 0 ? std::min(1.0, sw / np / xi) : 1.0);
-    }
-    bool indep = false;
-    if (p.indep_z > 0 && !samples.empty()) {  // do the pairs' switches look like independently placed empty blocks?
-      double sw = 0, em = 0;
-      for (const Sample& sm : samples) sw += (sm.c[0] == 0) != (sm.c[1] == 0), em += (sm.c[0] == 0) + (sm.c[1] == 0);
-      const double np = static_cast<double>(samples.size()), et = em / (2 * np), xi = 2 * et * (1 - et);
-      indep = xi > 0 && sw >= np * xi - p.indep_z * std::sqrt(np * xi * (1 - xi));
-    }
-    if (p.adapt && !samples.empty()) {  // the others' weight rises to 1 as the pairs' switches reach independence's
-      double sw = 0, em = 0;
-      for (const Sample& sm : samples) sw += (sm.c[0] == 0) != (sm.c[1] == 0), em += (sm.c[0] == 0) + (sm.c[1] == 0);
-      const double np = static_cast<double>(samples.size()), et = em / (2 * np), xi = 2 * et * (1 - et);
-      const double ratio = xi > 0 ? std::min(1.0, sw / np / xi) : 1.0;
-      shrink = shrink + (1 - shrink) * ratio;
-    }
+    // Every pair at weight 1 (the candidates kappa_adapt, indep_z, adapt, x_mode): switches sw, empty blocks em,
+    // the pairs npd, and the switch rate xi that independently placed empty blocks would give.
+    double sw = 0, em = 0;
+    for (const Sample& sm : samples) sw += (sm.c[0] == 0) != (sm.c[1] == 0), em += (sm.c[0] == 0) + (sm.c[1] == 0);
+    const double npd = static_cast<double>(samples.size()), et = npd > 0 ? em / (2 * npd) : 0, xi = 2 * et * (1 - et);
+    const double ratio = xi > 0 ? std::min(1.0, sw / npd / xi) : 1.0;  // observed switches / independence's, <= 1
+    // kappa_adapt: the independence prior weighs as much as the pairs' switches support it.
+    const double kappa = p.kappa_adapt ? p.kappa * ratio : p.kappa;
+    // indep_z: do the pairs' switches look like independently placed empty blocks?
+    const bool indep = p.indep_z > 0 && xi > 0 && sw >= npd * xi - p.indep_z * std::sqrt(npd * xi * (1 - xi));
+    // adapt: the others' weight rises to 1 as the pairs' switches reach independence's.
+    if (p.adapt && npd > 0) shrink = shrink + (1 - shrink) * ratio;
     const auto est = [&](size_t k, bool allow_blend) {
       double c = 0, e = 0, x = 0, r = 0, blocks = 0, pairs = 0;
       const size_t lo_k = k >= window ? k - window : 0, hi_k = k + window;
@@ -194,11 +185,8 @@ void simulate_v5(const Summary& s, const PilotOptions& o, const V5Params& p, Tra
       if (blocks == 0) return choose(0, 0, 0, 0, allow_blend, can_bail);
       const double ef = e / blocks;
       if (p.x_mode) {  // the switch rate from every pair at weight 1
-        double xt = 0, et = 0;
-        for (const Sample& sm : samples) xt += (sm.c[0] == 0) != (sm.c[1] == 0), et += (sm.c[0] == 0) + (sm.c[1] == 0);
-        const double np = static_cast<double>(samples.size());
-        const double ep = p.x_mode == 1 ? et / (2 * np) : ef;
-        x = xt, pairs = np;
+        const double ep = p.x_mode == 1 ? et : ef;
+        x = sw, pairs = npd;
         const double xf = (std::fma(kappa * 2 * ep, 1 - ep, x) + p.lambda) / (pairs + kappa + p.lambda);
         return choose(c / (16 * blocks), ef, xf, r / blocks, allow_blend, can_bail);
       }
