@@ -55,6 +55,8 @@ bool set_param(V5Params& p, const std::string& kv) {
   else if (k == "skip_margin") p.skip_margin = v;
   else if (k == "lambda") p.lambda = v;
   else if (k == "split") p.split = v;
+  else if (k == "skip_feedback") p.skip_feedback = static_cast<int>(v);
+  else if (k == "fb_w") p.fb_w = v;
   else if (k == "indep_z") p.indep_z = v;
   else if (k == "kappa_adapt") p.kappa_adapt = v != 0;
   else if (k == "adapt") p.adapt = v != 0;

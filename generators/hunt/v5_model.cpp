@@ -163,6 +163,7 @@ void simulate_v5(const Summary& s, const PilotOptions& o, const V5Params& p, Tra
     const bool indep = p.indep_z > 0 && xi > 0 && sw >= npd * xi - p.indep_z * std::sqrt(npd * xi * (1 - xi));
     // adapt: the others' weight rises to 1 as the pairs' switches reach independence's.
     if (p.adapt && npd > 0) shrink = shrink + (1 - shrink) * ratio;
+    double fb_c = 0, fb_e = 0, fb_r = 0, fb_g = 0, fb_x = 0;  // skip_feedback 2: what the skip chunks reported
     const auto est = [&](size_t k, bool allow_blend) {
       double c = 0, e = 0, x = 0, r = 0, blocks = 0, pairs = 0;
       const size_t lo_k = k >= window ? k - window : 0, hi_k = k + window;
@@ -182,6 +183,7 @@ void simulate_v5(const Summary& s, const PilotOptions& o, const V5Params& p, Tra
           blocks += 2 * w, pairs += w;
         }
       if (p.prior > 0) c += p.prior, r += p.prior, blocks += p.prior;
+      c += fb_c, e += fb_e, r += fb_r, blocks += fb_g, x += fb_x, pairs += fb_g;
       if (blocks == 0) return choose(0, 0, 0, 0, allow_blend, can_bail);
       const double ef = e / blocks;
       if (p.x_mode) {  // the switch rate from every pair at weight 1
@@ -212,6 +214,23 @@ void simulate_v5(const Summary& s, const PilotOptions& o, const V5Params& p, Tra
           }
           if (!p.blend_after_bail)
             for (size_t j = k; j < nc; ++j) plan[j] = est(j, false);
+        }
+      } else if (p.skip_feedback && st == Strategy::blend_skip) {
+        // Exploration only: a blend_skip that reports its empty blocks and switches (no such kernel; its count is
+        // not charged). After a chunk where it cost more than blend would have, the rest of the tile blends.
+        const size_t e = k + 1 == nc ? size : b + len;
+        run(d.begin + b, d.begin + e, st);
+        const SpanStats ss = s.stats(d.begin + b, d.begin + e);
+        const double g = static_cast<double>(ss.blocks), ge = static_cast<double>(ss.empty_blocks);
+        ++k;
+        if (p.skip_feedback == 1) {
+          if ((g - ge) * bl + ge * 4 * p.S + static_cast<double>(ss.switches) * p.M > g * bl)
+            for (size_t j = k; j < nc; ++j)
+              if (plan[j].best == Strategy::blend_skip) plan[j].best = Strategy::blend;
+        } else {  // 2: the chunk's exact counts join every later chunk's estimate at weight fb_w per block
+          fb_e += p.fb_w * ge, fb_g += p.fb_w * g, fb_x += p.fb_w * static_cast<double>(ss.switches);
+          fb_c += p.fb_w * static_cast<double>(ss.selected), fb_r += p.fb_w * static_cast<double>(ss.nonempty_registers);
+          for (size_t j = k; j < nc; ++j) plan[j] = est(j, true);
         }
       } else {
         size_t j = k + 1;

@@ -36,6 +36,9 @@ struct V5Params {
   bool adapt = false;          // the others' weight: shrink + (1 - shrink) min(1, observed switches / independence's)
   bool kappa_adapt = false;    // kappa x min(1, observed switches / independence's) over all pairs
   double indep_z = 0;          // > 0: when the pairs' switches are within indep_z sd of independence's, x = 2e(1 - e)
+  int skip_feedback = 0;       // exploration: blend_skip chunk by chunk, reporting its counts (no such kernel):
+                               // 1: blend the rest after a chunk it lost; 2: the counts join the estimates
+  double fb_w = 1;             // skip_feedback 2: weight per reported block
   double skip_margin = 0;      // a skip row must beat its twin by this fraction of the twin's estimate
   int bs_mode = 2;             // 0: blend_skip only when no bail can happen (d_max <= 0); 1: always; 2: rho rule
 };
