@@ -30,8 +30,8 @@ struct V5Params {
   double kappa = 2;            // pseudo-pairs of independent placement (switch rate 2e(1-e)) in the switch estimate
   double rho = 1.35;           // bs_mode 2: blend_skip allowed when blend / compact on one sparse block <= rho
   size_t cheap_pairs = 0;      // pairs read when d_max <= 0 (0: as many as otherwise)
-  double lambda = 0;            // pseudo-pairs that switched, in the switch-rate estimate (a pessimistic prior)
-  double split = 0;             // a detour-family run continues when a switch saves at most split x T per chunk
+  double lambda = 0;           // pseudo-pairs that switched, in the switch-rate estimate (a pessimistic prior)
+  double split = 0;            // a packed run continues over a chunk whose switch saves at most split x T
   int x_mode = 0;              // 1: switch rate from every pair at weight 1, prior from the tile's e; 2: prior from the chunk's e
   bool adapt = false;          // the others' weight: shrink + (1 - shrink) min(1, observed switches / independence's)
   bool kappa_adapt = false;    // kappa x min(1, observed switches / independence's) over all pairs
