@@ -23,7 +23,8 @@ namespace {
 
 class Minimizer {
  public:
-  Minimizer(const Failure& fails, size_t budget, Minimized& m) : fails_(fails), budget_(budget), m_(m) {}
+  Minimizer(const Failure& fails, size_t budget, const std::function<bool(float)>& selected, Minimized& m)
+      : fails_(fails), budget_(budget), selected_(selected), m_(m) {}
 
   // Keeps cand when it still fails.
   bool keeps(const Case& cand) {
@@ -121,10 +122,10 @@ class Minimizer {
     }
     static constexpr float kSimple[] = {0.0f, 0.5f, 0.25f, 1.0f, 2.0f, -1.0f, 0.75f, 3.0f};
     for (size_t i = 0; i < m_.c.data.size() && !out_of_budget(); ++i) {
-      const bool sel = oracle::selected(m_.c.mask, m_.c.data[i]);
+      const bool sel = selected(m_.c.data[i]);
       for (const float v : kSimple) {
         if (oracle::bits(v) == oracle::bits(m_.c.data[i])) break;  // already the simplest that works
-        if (oracle::selected(m_.c.mask, v) != sel) continue;
+        if (selected(v) != sel) continue;
         Case cand = m_.c;
         cand.data[i] = v;
         if (keeps(cand)) break;
@@ -144,20 +145,23 @@ class Minimizer {
     return cand;
   }
 
+  bool selected(float x) const { return selected_ ? selected_(x) : oracle::selected(m_.c.mask, x); }
+
   const Failure& fails_;
   const size_t budget_;
+  const std::function<bool(float)>& selected_;
   Minimized& m_;
 };
 
 }  // namespace
 
-Minimized minimize(const Case& c, const Failure& fails, size_t budget) {
+Minimized minimize(const Case& c, const Failure& fails, size_t budget, const std::function<bool(float)>& selected) {
   Minimized m;
   m.c = c, m.original_n = c.data.size(), m.original_tile = c.options.tile;
   m.runs = 1;
   m.why = fails(c);
   if (m.why.empty()) return m;
-  Minimizer z(fails, budget, m);
+  Minimizer z(fails, budget, selected, m);
   z.pin_workspace();
   z.shrink_length();
   for (int round = 0; round < 8 && z.shrink_tile(); ++round) z.shrink_length();

@@ -40,6 +40,9 @@ struct Minimized {
 //  3. the contents (n <= 256): misalignment 0, a workspace of the tile's capacity, then each element replaced by the first of 0, 0.5, 0.25, 1, 2,
 //     -1, 0.75, 3 that the mask selects or leaves alone as it did the element.
 // Stops after `budget` calls of fails(). Deterministic: the same case and check give the same result.
-Minimized minimize(const Case& c, const Failure& fails, size_t budget = 3000);
+// selected: which values the mask selects, for step 3 (default: c.mask, as the oracle evaluates it); a user's
+// kernel with its own mask passes that mask.
+Minimized minimize(const Case& c, const Failure& fails, size_t budget = 3000,
+                   const std::function<bool(float)>& selected = {});
 
 }  // namespace maskapply::testing
