@@ -63,7 +63,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "FAIL %s\n  %s\n  rerun: %s %s\n", p.c_str(), r.message.c_str(), argv[0], p.c_str());
       // The smallest case that still fails (length, then tile, then contents), next to the failure directory's.
       const testing::Minimized m = testing::minimize(*parsed.value, testing::oracle_failure);
-      if (!m.why.empty() && (m.c.data.size() < parsed.value->data.size() || m.c.options.tile < parsed.value->options.tile)) {
+      const bool smaller = m.c.data.size() < parsed.value->data.size() || m.c.options.tile < parsed.value->options.tile;
+      if (!m.why.empty() && smaller) {
         const std::string min = testing::write_case_file(m.c, testing::failure_dir(), p.stem().string() + "-min",
                                                          m.why + "\n" + m.summary());
         std::fprintf(stderr, "  minimal (%s): %s\n  minimal case file: %s\n", m.summary().c_str(), m.why.c_str(),

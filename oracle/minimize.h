@@ -37,8 +37,9 @@ struct Minimized {
 //     aligned chunks of 2^k elements anywhere (from half the array down to 16; down to 1 once n <= 256);
 //  2. the tile: 16, 32, 64, ... below the case's (probe and calib_len cut to fit), and fewer calibration blocks;
 //     after a smaller tile, length again;
-//  3. the contents (n <= 256): misalignment 0, a workspace of the tile's capacity, then each element replaced by the first of 0, 0.5, 0.25, 1, 2,
-//     -1, 0.75, 3 that the mask selects or leaves alone as it did the element.
+//  3. the contents (n <= 256): misalignment 0, a workspace of the tile's capacity, then each element replaced
+//     by the first of 0, 0.5, 0.25, 1, 2, -1, 0.75, 3 that the mask selects or leaves alone as it did the
+//     element.
 // Stops after `budget` calls of fails(). Deterministic: the same case and check give the same result.
 // selected: which values the mask selects, for step 3 (default: c.mask, as the oracle evaluates it); a user's
 // kernel with its own mask passes that mask.

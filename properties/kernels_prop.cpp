@@ -46,7 +46,8 @@ RC_GTEST_PROP(AllKernels, leaveEveryUnselectedElementBitForBitUntouched, ()) {
   const auto shaped = gen::options_and_data(c);
   const bool trivial_ok = *rc::gen::weightedElement<bool>({{19, false}, {1, true}});
   RC_PRE(trivial_ok || !c.data.empty());
-  const auto masks = shaped ? rc::gen::weightedOneOf<MaskSpec>({{1, rc::gen::just(*shaped)}, {1, gen::any_mask(c.data)}})
+  const auto masks = shaped ? rc::gen::weightedOneOf<MaskSpec>({{1, rc::gen::just(*shaped)},
+                                                                {1, gen::any_mask(c.data)}})
                             : gen::any_mask(c.data);
   // (The predicate outlives this call: RapidCheck reruns it while shrinking. It keeps its own copy of the data.)
   c.mask = *rc::gen::suchThat(masks, [data = c.data, trivial_ok](const MaskSpec& m) {
