@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // case_replay: reruns case files (oracle/case_file.h) against the oracle: every `*.case` given, directories
 // searched recursively in sorted order. The properties and the fuzz targets write one for every failure; ctest
-// replays corpus/regressions/ with it (label `regression`). Prints each failure with its message; exit 0 when
+// replays corpus/regressions/ with it (label `regression`). Prints each failure with its message and the
+// smallest case that still fails (testing::minimize, written to $MASKAPPLY_FAILURE_DIR); exit 0 when
 // every case matches the oracle, 1 when one does not, 2 when a file is unreadable or malformed.
 #include <algorithm>
 #include <cstdio>
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include "case_file.h"
+#include "minimize.h"
+#include "plugin.h"
 
 namespace fs = std::filesystem;
 using namespace maskapply;
@@ -58,6 +61,15 @@ int main(int argc, char** argv) {
     } else {
       ++failed;
       std::fprintf(stderr, "FAIL %s\n  %s\n  rerun: %s %s\n", p.c_str(), r.message.c_str(), argv[0], p.c_str());
+      // The smallest case that still fails (length, then tile, then contents), next to the failure directory's.
+      const testing::Minimized m = testing::minimize(*parsed.value, testing::oracle_failure);
+      const bool smaller = m.c.data.size() < parsed.value->data.size() || m.c.options.tile < parsed.value->options.tile;
+      if (!m.why.empty() && smaller) {
+        const std::string min = testing::write_case_file(m.c, testing::failure_dir(), p.stem().string() + "-min",
+                                                         m.why + "\n" + m.summary());
+        std::fprintf(stderr, "  minimal (%s): %s\n  minimal case file: %s\n", m.summary().c_str(), m.why.c_str(),
+                     min.empty() ? "(not written)" : min.c_str());
+      }
       if (status == 0) status = 1;
     }
   }

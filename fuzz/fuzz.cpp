@@ -43,16 +43,16 @@ std::string hex64(uint64_t x) {
   return b;
 }
 
-void fail(std::string_view target, std::string_view what, const testing::Case* c) {
+void fail(std::string_view target, std::string_view what, const testing::Case* c, const testing::Failure& check) {
   std::fprintf(stderr, "\n==== maskapply fuzz target `%.*s`: FAILED\n%.*s\n", int(target.size()), target.data(),
                int(what.size()), what.data());
+  const char* env = std::getenv("MASKAPPLY_FUZZ_CASES");
+  const std::string dir = env && *env ? env : "fuzz-cases";
+  std::string base;
   if (c) {
-    const char* env = std::getenv("MASKAPPLY_FUZZ_CASES");
-    const std::string dir = env && *env ? env : "fuzz-cases";
-    const std::string text = testing::to_text(*c);
-    const std::string base = std::string(target) + "-" + std::string(name(c->kernel)) + "-" + hex64(fnv1a(text));
+    base = std::string(target) + "-" + std::string(name(c->kernel)) + "-" + hex64(fnv1a(testing::to_text(*c)));
     const std::string path = testing::write_case_file(*c, dir, base, std::string("fuzz target ") +
-                                                                         std::string(target) + ": " + std::string(what));
+                                                                        std::string(target) + ": " + std::string(what));
     if (!path.empty())
       std::fprintf(stderr, "case file: %s\nrerun the case:  case_replay %s   (build/<preset>/fuzz/case_replay)\n",
                    path.c_str(), path.c_str());
@@ -62,6 +62,19 @@ void fail(std::string_view target, std::string_view what, const testing::Case* c
   else
     std::fprintf(stderr, "rerun the input: %s <the crash- file libFuzzer names below>\n", g_program.c_str());
   std::fflush(stderr);
+  if (c) {  // after the report: the input and the drawn case are saved whatever the minimizer runs into
+    const testing::Minimized m = testing::minimize(*c, check ? check : testing::Failure(testing::oracle_failure));
+    if (m.why.empty()) {
+      std::fprintf(stderr, "not minimized: the case passes when rerun through %s\n",
+                   check ? "the target's check" : "the registry (a failure of the target's own instance)");
+    } else {
+      const std::string path = testing::write_case_file(m.c, dir, base + "-min", std::string("fuzz target ") +
+                                                        std::string(target) + ": " + m.why + "\n" + m.summary());
+      std::fprintf(stderr, "minimal failing case (%s):\n%s\ncase file: %s\n", m.summary().c_str(), m.why.c_str(),
+                   path.empty() ? "(not written)" : path.c_str());
+    }
+    std::fflush(stderr);
+  }
   std::abort();
 }
 

@@ -11,6 +11,7 @@
 
 #include "case_file.h"
 #include "check.h"
+#include "minimize.h"
 
 namespace maskapply::fuzz {
 
@@ -21,8 +22,12 @@ void set_current_input(std::string path);
 const std::string& program();
 
 // Prints the report, writes the case (when given) to $MASKAPPLY_FUZZ_CASES or ./fuzz-cases, prints how to
-// rerun the input and the case, and aborts. Never returns.
-[[noreturn]] void fail(std::string_view target, std::string_view what, const testing::Case* c = nullptr);
+// rerun the input and the case, and aborts. Never returns. With a case, it then shrinks it (testing::minimize:
+// length first, then the tile, then the contents) under `check` -- by default testing::oracle_failure, the
+// registry's run against the oracle -- and prints and writes the minimal failing case too (<name>-min.case).
+// A case that `check` passes (a failure only the target's own instance shows) is said so and left as it is.
+[[noreturn]] void fail(std::string_view target, std::string_view what, const testing::Case* c = nullptr,
+                       const testing::Failure& check = {});
 
 // The trace of a pilot run over `input` (the data before the run) must partition [0, n) into runs and tiles,
 // and every decision must follow from what the pilot could see: the probe counts equal the oracle's counts,

@@ -28,6 +28,11 @@ bool parse_u32_hex(std::string_view s, uint32_t& out) {
   const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out, 16);
   return ec == std::errc() && p == s.data() + s.size();
 }
+bool parse_u64_hex(std::string_view s, uint64_t& out) {
+  if (s.empty() || s.size() > 16) return false;
+  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out, 16);
+  return ec == std::errc() && p == s.data() + s.size();
+}
 bool parse_size(std::string_view s, size_t& out) {
   const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
   return !s.empty() && ec == std::errc() && p == s.data() + s.size();
@@ -74,6 +79,11 @@ std::string to_text(const Case& c, std::string_view comment) {
     << " verify_blocks=" << o.verify_blocks << " bail=" << num(o.bail) << " distrust=" << o.distrust
     << " seed=" << o.seed << " C=" << num(o.C) << " S=" << num(o.S) << " K=" << num(o.K) << " M=" << num(o.M)
     << " shrink=" << num(o.shrink) << " kappa=" << num(o.kappa) << " rho=" << num(o.rho) << " d_max=" << (o.d_max ? num(*o.d_max) : std::string("timed")) << "\n";
+  if (c.workspace) {
+    char g[24];
+    std::snprintf(g, sizeof g, "%016llx", static_cast<unsigned long long>(c.workspace->garbage));
+    s << "workspace capacity=" << c.workspace->capacity << " garbage=0x" << g << "\n";
+  }
   s << "data " << c.data.size() << "\n";
   for (size_t i = 0; i < c.data.size(); ++i) {
     uint32_t u;
@@ -163,6 +173,13 @@ CaseParse parse_case(std::string_view text) {
       }
       if (const std::string err = c.options.validate(); !err.empty()) return fail("invalid options: " + err);
       if (c.options.tile > (size_t{1} << 24)) return fail("tile larger than 2^24 elements");
+    } else if (key == "workspace") {
+      HostileWorkspace ws;
+      const bool ok = w.size() == 3 && w[1].rfind("capacity=", 0) == 0 && w[2].rfind("garbage=0x", 0) == 0 &&
+                      parse_size(w[1].substr(9), ws.capacity) && ws.capacity >= 1 && ws.capacity <= (size_t{1} << 25) &&
+                      parse_u64_hex(w[2].substr(10), ws.garbage);
+      if (!ok) return fail("expected `workspace capacity=C garbage=0xHEX` with C in [1, 2^25], HEX up to 16 digits");
+      c.workspace = ws;
     } else if (key == "data") {
       size_t n = 0;
       if (w.size() != 2 || !parse_size(w[1], n) || n > (size_t{1} << 26))
@@ -180,7 +197,8 @@ CaseParse parse_case(std::string_view text) {
       }
       seen_data = true;
     } else {
-      return fail("unknown key `" + std::string(key) + "` (expected kernel, f, mask, misalign, options or data)");
+      return fail("unknown key `" + std::string(key) +
+                  "` (expected kernel, f, mask, misalign, options, workspace or data)");
     }
   }
   if (!seen_kernel || !seen_f || !seen_mask || !seen_data) {
@@ -191,7 +209,13 @@ CaseParse parse_case(std::string_view text) {
   return r;
 }
 
-CheckResult run_case(const Case& c) { return check_kernel(c.kernel, c.f, c.mask, c.data, c.options, c.misalign); }
+HostileWorkspace case_workspace(const Case& c) {
+  return c.workspace ? *c.workspace : hostile_workspace(c.kernel, c.f, c.data, c.options.tile, c.misalign);
+}
+
+CheckResult run_case(const Case& c) {
+  return check_kernel(c.kernel, c.f, c.mask, c.data, c.options, c.misalign, case_workspace(c));
+}
 
 std::string write_case_file(const Case& c, const std::string& dir, const std::string& name, std::string_view comment) {
   std::error_code ec;

@@ -9,6 +9,8 @@
 //   misalign 3
 //   options tile=4096 probe=256 xlo=0.014 lo=0.16 B=0.3 D=0.845 calib_blocks=4 calib_len=2048
 //           verify_blocks=8 bail=0.75 distrust=16 d_max=0.9      (one line; d_max=timed for timing)
+//   workspace capacity=12 garbage=0x9e3779b97f4a7c15      (optional: the workspace the run gets; when absent,
+//                                                          check_kernel's hostile draw from the case)
 //   data 3
 //   3f800000 00000000 7fc00001
 //
@@ -32,7 +34,13 @@ struct Case {
   PilotOptions options;
   size_t misalign = 0;
   std::vector<float> data;
+  // The workspace to run on, pinned (a minimized case keeps the one it failed on, since the default draw
+  // changes with the data); when empty, check_kernel's default (hostile_workspace drawn from the case).
+  std::optional<HostileWorkspace> workspace;
 };
+
+// The workspace c runs on: c.workspace, or check_kernel's default draw for c.
+HostileWorkspace case_workspace(const Case& c);
 
 std::string to_text(const Case& c, std::string_view comment = {});
 

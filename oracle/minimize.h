@@ -29,14 +29,21 @@ struct Minimized {
 
 // Starts from a case c that fails (fails(c) not empty; else c comes back unchanged, why empty) and keeps each
 // change under which it still fails, in this order:
-//  1. length: the prefixes of 0 to 32 elements, shortest first; then removing aligned chunks of 2^k elements
-//     (from half the array down to 16, so the elements after a removed chunk keep their place in a register and
-//     a block; down to 1 once n <= 256);
+//  0. the workspace it failed on (case_workspace) pinned in the case, since the default draw changes with the
+//     data;
+//  1. length: the prefixes of 0 to 32 elements, shortest first; cutting the end (halving the cut); dropping the
+//     front by whole periods (16, the workspace's capacity, the tile, and their common multiples with 16), so
+//     the elements after the cut keep their place in a block, a workspace piece and a tile; then removing
+//     aligned chunks of 2^k elements anywhere (from half the array down to 16; down to 1 once n <= 256);
 //  2. the tile: 16, 32, 64, ... below the case's (probe and calib_len cut to fit), and fewer calibration blocks;
 //     after a smaller tile, length again;
-//  3. the contents (n <= 256): misalignment 0, then each element replaced by the first of 0, 0.5, 0.25, 1, 2,
-//     -1, 0.75, 3 that the mask selects or leaves alone as it did the element.
+//  3. the contents (n <= 256): misalignment 0, a workspace of the tile's capacity, then each element replaced
+//     by the first of 0, 0.5, 0.25, 1, 2, -1, 0.75, 3 that the mask selects or leaves alone as it did the
+//     element.
 // Stops after `budget` calls of fails(). Deterministic: the same case and check give the same result.
-Minimized minimize(const Case& c, const Failure& fails, size_t budget = 3000);
+// selected: which values the mask selects, for step 3 (default: c.mask, as the oracle evaluates it); a user's
+// kernel with its own mask passes that mask.
+Minimized minimize(const Case& c, const Failure& fails, size_t budget = 3000,
+                   const std::function<bool(float)>& selected = {});
 
 }  // namespace maskapply::testing

@@ -46,10 +46,12 @@ RC_GTEST_PROP(AllKernels, leaveEveryUnselectedElementBitForBitUntouched, ()) {
   const auto shaped = gen::options_and_data(c);
   const bool trivial_ok = *rc::gen::weightedElement<bool>({{19, false}, {1, true}});
   RC_PRE(trivial_ok || !c.data.empty());
-  const auto masks = shaped ? rc::gen::weightedOneOf<MaskSpec>({{1, rc::gen::just(*shaped)}, {1, gen::any_mask(c.data)}})
+  const auto masks = shaped ? rc::gen::weightedOneOf<MaskSpec>({{1, rc::gen::just(*shaped)},
+                                                                {1, gen::any_mask(c.data)}})
                             : gen::any_mask(c.data);
-  c.mask = *rc::gen::suchThat(masks, [&c, trivial_ok](const MaskSpec& m) {
-    return trivial_ok || oracle::count(c.data.data(), c.data.size(), m) < c.data.size();
+  // (The predicate outlives this call: RapidCheck reruns it while shrinking. It keeps its own copy of the data.)
+  c.mask = *rc::gen::suchThat(masks, [data = c.data, trivial_ok](const MaskSpec& m) {
+    return trivial_ok || oracle::count(data.data(), data.size(), m) < data.size();
   });
   c.misalign = *rc::gen::inRange<size_t>(0, 16);
   RC_CLASSIFY(oracle::count(c.data.data(), c.data.size(), c.mask) == c.data.size(), "nothing unselected");

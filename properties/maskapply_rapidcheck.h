@@ -14,8 +14,9 @@
 //   MASKAPPLY_FIXED_KERNEL_PROPERTIES(MyCube, "my_cube", [](float* a, size_t n) { my_cube(a, n); },
 //       (maskapply::testing::Reference{"cube", "less(0.5)", cube, less_half}))
 //
-// Each failure writes a case file named after the property into testing::failure_dir() ($MASKAPPLY_FAILURE_DIR,
-// default ./failures) -- overwritten as RapidCheck shrinks, so the file left is the smallest failing case -- and
+// Each failure is first shrunk (testing::minimize: length first, then the tile, then the contents), then writes
+// its case file named after the property into testing::failure_dir() ($MASKAPPLY_FAILURE_DIR, default
+// ./failures) -- overwritten as RapidCheck shrinks, so the file left is the smallest failing case -- and
 // fails with the same message as the bundled kernels (kernel, f, mask, n, misalignment, first differing index,
 // its tile and strategy, input / expected / actual bits). RapidCheck prints RC_PARAMS="reproduce=..." to rerun.
 #pragma once
@@ -25,6 +26,7 @@
 #include <rapidcheck/gtest.h>
 
 #include <cstring>
+#include <functional>
 #include <string>
 #include <type_traits>
 
@@ -103,6 +105,27 @@ inline void fail(const testing::UserCase& c, const std::string& message) {
   RC_FAIL(message);
 }
 
+// A check of one case: its failure message, empty when it passes.
+using UserCheck = std::function<std::string(const testing::UserCase&)>;
+
+// Fails the property with the smallest case that still fails `check` (testing::minimize: length first, then
+// the tile, then the contents, keeping each element on its side of `mask`): its message, how far it shrank, and
+// its case file. A case that passes when rerun is reported as drawn.
+inline void fail_minimal(const testing::UserCase& drawn, const UserCheck& check, const std::string& message,
+                         const std::function<bool(float)>& mask) {
+  const auto as_user = [&drawn](const testing::Case& x) {
+    testing::UserCase u = drawn;
+    u.options = x.options, u.misalign = x.misalign, u.data = x.data;
+    return u;
+  };
+  testing::Case c;
+  c.options = drawn.options, c.misalign = drawn.misalign, c.data = drawn.data;
+  const testing::Minimized m =
+      testing::minimize(c, [&](const testing::Case& x) { return check(as_user(x)); }, 3000, mask);
+  if (m.why.empty()) return fail(drawn, message + " [did not fail when rerun: not minimized]");
+  fail(as_user(m.c), m.why + " [" + m.summary() + "]");
+}
+
 // --- the properties --------------------------------------------------------------------------------------
 
 // Options, data and mask for one case: a pilot gets pilot options (injected d_max, small tiles mostly) and
@@ -146,11 +169,16 @@ void equals_oracle(const std::string& name, const K& k, bool pilot) {
   const Fn f = *kernel_fn();
   const size_t misalign = *rc::gen::inRange<size_t>(0, 16);
   const testing::Reference ref = testing::reference(f, d.m);
-  const testing::CheckResult r = testing::check(catalog_subject(name, k, f, d.m), ref, d.data, d.o, misalign);
-  if (!r.ok) fail({name, ref.f_name, ref.mask_name, misalign, d.o, d.data}, r.message);
-  if (pilot)
-    if (const std::string e = testing::check_trace(r.trace, d.data.size()); !e.empty())
-      fail({name, ref.f_name, ref.mask_name, misalign, d.o, d.data}, "trace: " + e);
+  const testing::Subject s = catalog_subject(name, k, f, d.m);
+  const UserCheck check = [&](const testing::UserCase& u) {
+    const testing::CheckResult r = testing::check(s, ref, u.data, u.options, u.misalign);
+    if (!r.ok) return r.message;
+    if (!pilot) return std::string();
+    const std::string e = testing::check_trace(r.trace, u.data.size());
+    return e.empty() ? e : "trace: " + e;
+  };
+  const testing::UserCase c{name, ref.f_name, ref.mask_name, misalign, d.o, d.data};
+  if (const std::string why = check(c); !why.empty()) fail_minimal(c, check, why, ref.mask);
 }
 
 // f runs exactly once on every selected element and never on another (bits_inc is not idempotent).
@@ -158,10 +186,13 @@ template <class K>
 void exactly_once(const std::string& name, const K& k, bool pilot) {
   const Drawn d = draw(pilot);
   const size_t misalign = *rc::gen::inRange<size_t>(0, 16);
-  const testing::CheckResult r = testing::check_exactly_once(
-      catalog_subject(name, k, Fn::bits_inc, d.m), testing::describe_mask(d.m),
-      [m = d.m](float x) { return oracle::selected(m, x); }, d.data, d.o, misalign);
-  if (!r.ok) fail({name, "bits_inc", testing::describe_mask(d.m), misalign, d.o, d.data}, r.message);
+  const testing::Subject s = catalog_subject(name, k, Fn::bits_inc, d.m);
+  const std::function<bool(float)> mask = [m = d.m](float x) { return oracle::selected(m, x); };
+  const UserCheck check = [&](const testing::UserCase& u) {
+    return testing::check_exactly_once(s, testing::describe_mask(d.m), mask, u.data, u.options, u.misalign).message;
+  };
+  const testing::UserCase c{name, "bits_inc", testing::describe_mask(d.m), misalign, d.o, d.data};
+  if (const std::string why = check(c); !why.empty()) fail_minimal(c, check, why, mask);
 }
 
 // Nothing outside [a, a+n) is read or written: the array flush against a PROT_NONE page at either end.
@@ -170,18 +201,22 @@ void stays_inside(const std::string& name, const K& k, bool pilot) {
   const Drawn d = draw(pilot);
   const Fn f = *kernel_fn();
   const testing::Reference ref = testing::reference(f, d.m);
-  if (const std::string e = testing::check_guarded(catalog_subject(name, k, f, d.m), ref, d.data, d.o); !e.empty())
-    fail({name, ref.f_name, ref.mask_name, 0, d.o, d.data}, e);
+  const testing::Subject s = catalog_subject(name, k, f, d.m);
+  const UserCheck check = [&](const testing::UserCase& u) { return testing::check_guarded(s, ref, u.data, u.options); };
+  const testing::UserCase c{name, ref.f_name, ref.mask_name, 0, d.o, d.data};
+  if (const std::string why = check(c); !why.empty()) fail_minimal(c, check, why, ref.mask);
 }
 
 // A fixed kernel against its own reference: bit for bit on data shaped for its mask, and inside guard pages.
 inline void fixed_equals_oracle(const testing::Subject& s, const testing::Reference& ref) {
   const std::vector<float> data = *data_for(ref.mask);
   const size_t misalign = *rc::gen::inRange<size_t>(0, 16);
-  const testing::CheckResult r = testing::check(s, ref, data, {}, misalign);
-  if (!r.ok) fail({s.name, ref.f_name, ref.mask_name, misalign, {}, data}, r.message);
-  if (const std::string e = testing::check_guarded(s, ref, data); !e.empty())
-    fail({s.name, ref.f_name, ref.mask_name, 0, {}, data}, e);
+  const UserCheck check = [&](const testing::UserCase& u) {
+    const testing::CheckResult r = testing::check(s, ref, u.data, u.options, u.misalign);
+    return r.ok ? testing::check_guarded(s, ref, u.data, u.options) : r.message;
+  };
+  const testing::UserCase c{s.name, ref.f_name, ref.mask_name, misalign, {}, data};
+  if (const std::string why = check(c); !why.empty()) fail_minimal(c, check, why, ref.mask);
 }
 
 }  // namespace maskapply::props

@@ -67,7 +67,8 @@ std::string outside_the_array(const testing::Case& c) {
   for (const bool at_end : {true, false}) {
     testing::GuardedArray g(n, at_end);
     if (n) std::memcpy(g.data(), c.data.data(), n * sizeof(float));
-    const testing::HostileWorkspace hw = testing::hostile_workspace(c.kernel, c.f, c.data, c.options.tile, at_end);
+    const testing::HostileWorkspace hw =
+        c.workspace ? *c.workspace : testing::hostile_workspace(c.kernel, c.f, c.data, c.options.tile, at_end);
     Workspace ws(hw.capacity);
     ws.scribble(hw.garbage);
     const std::string fault = catch_fault([&] { run_kernel(c.kernel, c.f, c.mask, g.data(), n, ws, c.options); });

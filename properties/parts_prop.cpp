@@ -122,46 +122,61 @@ RC_GTEST_PROP(BlendVerified, stopsExactlyAfterTheFirstBlockBelowBailTimesDmaxPre
   classify(data, s.mask);
 
   // The contract, element by element: pieces of whole blocks of 16, n / blocks rounded down to 16 (at least 16),
-  // at most `blocks` of them, the last taking the rest (so fewer when n < 16 * blocks).
-  const size_t nb0 = blocks ? blocks : 1;
-  const size_t len = std::max<size_t>(16, n / nb0 / 16 * 16), nb = n ? std::min(nb0, (n + len - 1) / len) : 0;
-  size_t want = n;
-  for (size_t b = 0; b < nb; ++b) {
-    const size_t begin = b * len, end = b + 1 == nb ? n : begin + len;
-    const size_t cur = oracle::count(data.data() + begin, end - begin, s.mask);
-    if (end < n && static_cast<double>(cur) / static_cast<double>(end - begin) < bail * d_max) {
-      want = end;
-      break;
+  // at most `blocks` of them, the last taking the rest (so fewer when n < 16 * blocks); blend_verified stops after
+  // the first one (not the last) below bail * d_max, else at n.
+  const auto stop = [&](const std::vector<float>& d) {
+    const size_t size = d.size(), nb0 = blocks ? blocks : 1;
+    const size_t len = std::max<size_t>(16, size / nb0 / 16 * 16), nb = size ? std::min(nb0, (size + len - 1) / len) : 0;
+    for (size_t b = 0; b < nb; ++b) {
+      const size_t begin = b * len, end = b + 1 == nb ? size : begin + len;
+      const size_t cur = oracle::count(d.data() + begin, end - begin, s.mask);
+      if (end < size && static_cast<double>(cur) / static_cast<double>(end - begin) < bail * d_max) return end;
     }
-  }
-  RC_CLASSIFY(want < n, "bails");
-  RC_CLASSIFY(want < n && want > len, "bails after block 2+");
+    return size;
+  };
+  const size_t stops = stop(data), first_len = std::max<size_t>(16, n / (blocks ? blocks : 1) / 16 * 16);
+  RC_CLASSIFY(stops < n, "bails");
+  RC_CLASSIFY(stops < n && stops > first_len, "bails after block 2+");
 
-  testing::SentinelBuffer buf(data, mis);
-  const size_t got = visit_fn(f, [&](auto fn) {
-    return blend_verified(buf.data(), n, fn, mask::Less{s.mask.thd}, d_max, blocks, bail);
-  });
-  std::vector<float> expected = data;
-  oracle::apply(expected.data(), want, f, s.mask);
-  std::string why;
-  if (got != want) {
-    why = "returned " + std::to_string(got) + ", the first block below bail * d_max ends at " + std::to_string(want);
-  } else {
-    for (size_t i = 0; i < n && why.empty(); ++i)
+  // What the property checks on a case's data and misalignment. Empty when blend_verified keeps the contract.
+  const auto broken = [&](const testing::Case& x) -> std::string {
+    const size_t size = x.data.size(), want = stop(x.data);
+    testing::SentinelBuffer buf(x.data, x.misalign);
+    const size_t got = visit_fn(f, [&](auto fn) {
+      return blend_verified(buf.data(), size, fn, mask::Less{s.mask.thd}, d_max, blocks, bail);
+    });
+    std::vector<float> expected = x.data;
+    oracle::apply(expected.data(), want, f, s.mask);
+    const std::string where = "blend_verified(n=" + std::to_string(size) + ", blocks=" + std::to_string(blocks) +
+                              ", bail=" + std::to_string(bail) + ", d_max=" + std::to_string(d_max) + ", misalign=" +
+                              std::to_string(x.misalign) + "): ";
+    if (got != want)
+      return where + "returned " + std::to_string(got) + ", the first block below bail * d_max ends at " +
+             std::to_string(want);
+    for (size_t i = 0; i < size; ++i)
       if (bits(buf.data()[i]) != bits(expected[i]))
-        why = std::string(i < got ? "processed prefix" : "untouched rest") + " differs at " + std::to_string(i) +
-              ": input " + oracle::hex(data[i]) + " expected " + oracle::hex(expected[i]) + " actual " +
-              oracle::hex(buf.data()[i]);
-    if (why.empty()) why = buf.check();
-  }
-  if (!why.empty()) {
-    testing::Case c;  // replays the same blocks through the registry's blend_verified (one tile)
-    c.kernel = Kernel::blend_verified, c.f = f, c.mask = s.mask, c.misalign = mis, c.data = data;
-    c.options.tile = std::max<size_t>(16, n), c.options.probe = std::min<size_t>(256, c.options.tile);
-    c.options.verify_blocks = nb0, c.options.bail = bail, c.options.d_max = d_max;
-    save_case(c, "blend_verified(n=" + std::to_string(n) + ", blocks=" + std::to_string(blocks) + ", bail=" +
-                     std::to_string(bail) + ", d_max=" + std::to_string(d_max) + "): " + why);
-    RC_FAIL(why);
+        return where + (i < got ? "processed prefix" : "untouched rest") + " differs at " + std::to_string(i) +
+               ": input " + oracle::hex(x.data[i]) + " expected " + oracle::hex(expected[i]) + " actual " +
+               oracle::hex(buf.data()[i]);
+    const std::string sentinel = buf.check();
+    return sentinel.empty() ? sentinel : where + sentinel;
+  };
+
+  testing::Case c;  // replays the same blocks through the registry's blend_verified (one tile)
+  c.kernel = Kernel::blend_verified, c.f = f, c.mask = s.mask, c.misalign = mis, c.data = data;
+  c.options.verify_blocks = blocks ? blocks : 1, c.options.bail = bail, c.options.d_max = d_max;
+  const auto one_tile = [](testing::Case& x) {
+    x.options.tile = std::max<size_t>(16, x.data.size()), x.options.probe = std::min<size_t>(256, x.options.tile);
+  };
+  one_tile(c);
+  if (const std::string why = broken(c); !why.empty()) {
+    // Shrunk under the same blocks, bail and d_max (the tile the minimizer tries means nothing here: one tile).
+    testing::Minimized m = testing::minimize(c, broken);
+    if (m.why.empty()) m.c = c, m.why = why;
+    one_tile(m.c);
+    if (m.c.data.size() != c.data.size()) save_case(c, why, ".drawn");
+    save_case(m.c, m.why + "\n" + m.summary());
+    RC_FAIL(m.why + " [" + m.summary() + "]");
   }
 }
 

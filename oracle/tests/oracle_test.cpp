@@ -93,6 +93,15 @@ TEST(CaseFile, RoundTripsEveryFieldBitForBit) {
   EXPECT_EQ(p.value->kernel, Kernel::pilot_v3_5);
   EXPECT_EQ(*p.value->options.d_max, -1e-300);
   EXPECT_EQ(oracle::bits(p.value->data[3]), 0xffc12345u);
+  EXPECT_FALSE(p.value->workspace);  // no workspace line: check_kernel's draw
+  c.workspace = HostileWorkspace{.capacity = 12, .garbage = 0xfedcba9876543210ull};
+  const CaseParse q = parse_case(to_text(c));
+  ASSERT_TRUE(q.value) << q.error;
+  EXPECT_NE(to_text(c).find("\nworkspace capacity=12 garbage=0xfedcba9876543210\n"), std::string::npos) << to_text(c);
+  ASSERT_TRUE(q.value->workspace);
+  EXPECT_EQ(q.value->workspace->capacity, 12u);
+  EXPECT_EQ(q.value->workspace->garbage, 0xfedcba9876543210ull);
+  EXPECT_EQ(case_workspace(*q.value).capacity, 12u);
 }
 
 TEST(CaseFile, RejectsMalformedInputNamingTheLine) {
@@ -103,6 +112,9 @@ TEST(CaseFile, RejectsMalformedInputNamingTheLine) {
   EXPECT_NE(parse_case("kernel blend\noptions probe=0\n").error.find("invalid options"), std::string::npos);
   EXPECT_NE(parse_case("").error.find("incomplete"), std::string::npos);
   EXPECT_FALSE(parse_case("kernel blend\nf sqrt\nmask less 0x3f800000\ndata 99999999999999999999\n").value);
+  EXPECT_NE(parse_case("kernel blend\nworkspace capacity=0 garbage=0x1\n").error.find("line 2: expected `workspace"),
+            std::string::npos);
+  EXPECT_NE(parse_case("kernel blend\nworkspace capacity=4 garbage=12\n").error.find("line 2"), std::string::npos);
 }
 
 TEST(CaseFile, RunCaseJudgesTheDecodedRunAgainstTheOracle) {
