@@ -96,7 +96,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
 
   fuzz::verbose(c);
   const testing::CheckResult r = fuzz::check_fuzzed(c, route);
-  if (!r.ok) fuzz::fail(kTarget, r.message + " (through " + fuzz::name(route) + ")", &c);
+  if (!r.ok)
+    fuzz::fail(kTarget, r.message + " (through " + fuzz::name(route) + ")", &c, fuzz::fuzzed_failure(route));
 
   // Again flush against a guard page: an access outside [a, a+n) faults (SIGSEGV; libFuzzer reports it).
   if (const std::string bad = fuzz::run_guarded(guard_pages(), route, c, c.options, at_end, r.output); !bad.empty())

@@ -17,6 +17,7 @@
 #include "case_file.h"
 #include "check.h"
 #include "fuzz.h"
+#include "minimize.h"
 #include "registry.h"
 
 namespace maskapply::fuzz {
@@ -56,6 +57,15 @@ inline testing::CheckResult check_fuzzed(const testing::Case& c, Route route) {
                              run_fuzzed(route, c.kernel, c.f, c.mask, a, n, ws, o, &t);
                            }};
   return testing::check_kernel(s, c.kernel, c.f, c.mask, c.data, c.options, c.misalign);
+}
+
+// check_fuzzed as the minimizer's predicate (testing::minimize): a failing case shrinks through the instantiation
+// it failed on, so a failure only the one instance shows is minimized too.
+inline testing::Failure fuzzed_failure(Route route) {
+  return [route](const testing::Case& x) {
+    const testing::CheckResult r = check_fuzzed(x, route);
+    return r.ok ? std::string() : r.message;
+  };
 }
 
 }  // namespace maskapply::fuzz

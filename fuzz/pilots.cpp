@@ -140,7 +140,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   fuzz::verbose(c);
   const std::string through = std::string(" (through ") + fuzz::name(route) + ")";
   const testing::CheckResult r = fuzz::check_fuzzed(c, route);
-  if (!r.ok) fuzz::fail(kTarget, r.message + through, &c);
+  if (!r.ok) fuzz::fail(kTarget, r.message + through, &c, fuzz::fuzzed_failure(route));
   // check_fuzzed compared every decision with the decision reference (invariant 3); what is left is the partition.
   if (const std::string bad = fuzz::check_trace_partition(r.trace, n); !bad.empty())
     fuzz::fail(kTarget, testing::describe(c.kernel, c.f, c.mask, n, c.options, c.misalign) + ": " + bad + through, &c);

@@ -126,7 +126,8 @@ RC_GTEST_PROP(BlendVerified, stopsExactlyAfterTheFirstBlockBelowBailTimesDmaxPre
   // the first one (not the last) below bail * d_max, else at n.
   const auto stop = [&](const std::vector<float>& d) {
     const size_t size = d.size(), nb0 = blocks ? blocks : 1;
-    const size_t len = std::max<size_t>(16, size / nb0 / 16 * 16), nb = size ? std::min(nb0, (size + len - 1) / len) : 0;
+    const size_t len = std::max<size_t>(16, size / nb0 / 16 * 16);
+    const size_t nb = size ? std::min(nb0, (size + len - 1) / len) : 0;
     for (size_t b = 0; b < nb; ++b) {
       const size_t begin = b * len, end = b + 1 == nb ? size : begin + len;
       const size_t cur = oracle::count(d.data() + begin, end - begin, s.mask);
