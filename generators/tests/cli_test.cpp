@@ -337,8 +337,10 @@ TEST_F(Cli, GenWritesAPatternThatParsesAndHelpExitsZero) {
 
 TEST_F(Cli, HuntWritesFindsThatCheckReprintsAndItsJsonListsTheBestFirst) {
   const std::string out = path("hunt");
+  // Options with a tile of 1024: the bound for pilot_v4 then takes a second, not 13 (10x that under qemu).
   const Result r = run_cli({"hunt", "--pilot", "v4", "--f", "fma13", "--budget", "300", "--seconds", "0", "--seed",
-                            "5", "--n", "24576", "--out", out, "--json"});
+                            "5", "--n", "24576", "--options", "tile=1024 probe=64 calib_len=512", "--out", out,
+                            "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out);
   ASSERT_TRUE(j["best"].is_array());
@@ -405,7 +407,7 @@ TEST_F(Cli, HuntFilesRecordWhatCheckNeedsAndTheirReproduceLineWorksForM5HostAndA
                         Kind{{"--model", model}, "--model " + model + " "}}) {
     const std::string out = path("hunt-" + std::to_string(k.model_args.size()) + k.model_args[1].substr(0, 2));
     std::vector<std::string> args{"hunt", "--pilot", "v3_5,v5", "--f", "pow10", "--budget", "200", "--seconds", "0",
-                                  "--keep", "1", "--n", "40960", "--out", out, "--json"};
+                                  "--keep", "1", "--n", "40960", "--no-bound", "--out", out, "--json"};
     args.insert(args.end(), k.model_args.begin(), k.model_args.end());
     const Result r = run_cli(args);
     ASSERT_EQ(r.code, 0) << r.err;
@@ -553,12 +555,14 @@ TEST_F(Cli, CheckTimedDmaxUnderAHostModelTakesEveryOtherConstantFromThatModel) {
 TEST_F(Cli, HuntHonoursNInItsJsonAndFiles) {
   const std::string out = path("hunt");
   const Result r = run_cli({"hunt", "--pilot", "v4", "--f", "sin35", "--budget", "200", "--seconds", "0", "--n",
-                            "20480", "--out", out, "--json"});
+                            "20480", "--no-bound", "--out", out, "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["n"], 20480);
   ASSERT_FALSE(j["best"].empty());
   for (const auto& b : j["best"]) {
+    EXPECT_TRUE(b["bound"].is_null());  // --no-bound
+    EXPECT_EQ(b["bound_note"], "not computed (--no-bound)");
     EXPECT_NE(b["pattern"].get<std::string>().find("length 20480\n"), std::string::npos) << b["pattern"];
     const std::string text = slurp(b["file"].get<std::string>());
     EXPECT_NE(text.find(", n = 20480\n"), std::string::npos) << text;
@@ -603,7 +607,7 @@ TEST_F(Cli, HuntJsonCarriesCheckJsonsProvenanceAndASchemaVersion) {
 TEST_F(Cli, HuntRefusesToWriteAFindTheTracedKernelDoesNotConfirm) {
   const std::string out = path("h");
   const Result r = run_cli({"hunt", "--pilot", "v4", "--f", "fma13", "--budget", "50", "--seconds", "0", "--n",
-                            "20480", "--out", out, "--corrupt-for-test"});
+                            "20480", "--no-bound", "--out", out, "--corrupt-for-test"});
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("the traced kernel does not confirm, so no file was written: pilot_v4 fma13: the hunt's fast "
                        "evaluation gives model regret"),

@@ -626,6 +626,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                        "The pilots' options as NAME=VALUE words (\"tile=2048 probe=128\"; the article's otherwise); "
                        "the model's constants and d_max go on top");
   hunt_app->add_option("--dmax", ha.dmax, "Inject this d_max into the pilots (instead of the model's)");
+  hunt_app->add_flag("!--no-bound", ha.bound, "Skip the certified bound (for pilot_v4 it takes seconds per pilot x f)");
   hunt_app->add_flag("--corrupt-for-test", ha.corrupt_for_test, "Nudge each find's figure (tests the re-score)")
       ->group("");
   hunt_app->add_flag("--no-progress", no_progress, "No progress line, even on a terminal");

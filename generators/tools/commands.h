@@ -93,6 +93,7 @@ struct HuntArgs {
   std::optional<double> fail_above;  // exit 1 when a find's model regret is above this
   std::string options;               // "tile=2048 probe=128 ...": the pilots' options (the article's otherwise)
   std::optional<double> dmax;        // inject this d_max instead of the model's
+  bool bound = true;                 // compute the certified bound (docs/bound.md) before each search
   bool corrupt_for_test = false;     // nudge each find's figure so the traced re-score refuses it (tests only)
 };
 int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err);

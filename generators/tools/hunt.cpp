@@ -160,7 +160,7 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
       hunt::HuntConfig c;
       // The certified worst case for the hunt's own options and n; its witness seeds the search.
       const PilotOptions& o = ev.scorer().options();
-      j.bound_note = hunt::bound_unsupported(j.pilot, o, a.n);
+      j.bound_note = a.bound ? hunt::bound_unsupported(j.pilot, o, a.n) : "not computed (--no-bound)";
       if (j.bound_note.empty()) {
         progress(i, hunt::Progress{0, 0, 0, "bound"});
         j.bound = hunt::regret_bound(j.pilot, j.f, model, o, a.n);
