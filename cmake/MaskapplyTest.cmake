@@ -24,4 +24,8 @@ function(maskapply_add_test)
     set(T_TIMEOUT 900)
   endif()
   set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT})
+  # Under the emulator a test may run fewer cases (as Highway's AdjustedReps): MASKAPPLY_EMULATED=1 says so.
+  if(CMAKE_CROSSCOMPILING_EMULATOR)
+    set_property(TEST ${T_NAME} APPEND PROPERTY ENVIRONMENT "MASKAPPLY_EMULATED=1")
+  endif()
 endfunction()
