@@ -387,6 +387,18 @@ std::vector<std::string> reproduce_args(const std::string& text) {
   return args;
 }
 
+// Runs a file's `# reproduce:` line as written, with --json: its parsed output, or null (a failure recorded)
+// when the file has no such line or the command fails.
+nlohmann::json run_reproduce_line(const std::string& text) {
+  std::vector<std::string> line = reproduce_args(text);
+  EXPECT_FALSE(line.empty()) << "no `# reproduce:` line";
+  if (line.empty()) return nullptr;
+  line.push_back("--json");
+  const Result c = run_cli(line);
+  EXPECT_EQ(c.code, 0) << c.err;
+  return c.code == 0 ? nlohmann::json::parse(c.out) : nlohmann::json(nullptr);
+}
+
 // A host model unlike m5 in every constant that reaches a pilot (B, D, C, S, K, M) and in T.
 std::string host_model_json() {
   gen::CostModel m = gen::CostModel::m5();
@@ -425,12 +437,8 @@ TEST_F(Cli, HuntFilesRecordWhatCheckNeedsAndTheirReproduceLineWorksForM5HostAndA
                 std::string::npos);
       EXPECT_NE(text.find("\nlength 40960\n"), std::string::npos);
       // The reproduce line, run as written: the same figure, the recorded model and options.
-      std::vector<std::string> line = reproduce_args(text);
-      ASSERT_FALSE(line.empty());
-      line.push_back("--json");
-      const Result c = run_cli(line);
-      ASSERT_EQ(c.code, 0) << c.err;
-      const nlohmann::json cj = nlohmann::json::parse(c.out);
+      const nlohmann::json cj = run_reproduce_line(text);
+      ASSERT_FALSE(cj.is_null());
       EXPECT_EQ(cj["n"], 40960);
       EXPECT_EQ(cj["recorded"]["model_matches"], true);
       EXPECT_EQ(cj["results"][0]["kernel"], b["pilot"]);
@@ -462,12 +470,8 @@ TEST_F(Cli, HuntTakesTheUsersOptionsAndDmaxForTheFindsTheBoundAndTheFiles) {
     SCOPED_TRACE(text);
     EXPECT_NE(text.find("\n# options: tile=2048 probe=128 "), std::string::npos);
     EXPECT_NE(text.find("\n# d_max: 0.29999999999999999 from --dmax\n"), std::string::npos);
-    std::vector<std::string> line = reproduce_args(text);
-    ASSERT_FALSE(line.empty());
-    line.push_back("--json");
-    const Result c = run_cli(line);
-    ASSERT_EQ(c.code, 0) << c.err;
-    const nlohmann::json cj = nlohmann::json::parse(c.out);
+    const nlohmann::json cj = run_reproduce_line(text);
+    ASSERT_FALSE(cj.is_null());
     EXPECT_EQ(cj["results"][0]["options"]["tile"], 2048);
     EXPECT_EQ(cj["results"][0]["options"]["d_max"], 0.3);
     if (f == b["file"].get<std::string>())
