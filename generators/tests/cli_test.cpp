@@ -656,5 +656,28 @@ TEST_F(Cli, HuntRefusesUnknownPilotsFunctionsAndModelsWithExitCode2) {
   }
 }
 
+TEST_F(Cli, FloorPrintsEachFsCertifiedFloorAndRefusesOptionsOffTheGrid) {
+  const Result r = run_cli({"floor", "--f", "sqrt,pow10", "--n", "12288", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["schema_version"], 1);
+  ASSERT_EQ(j["floors"].size(), 2u);
+  EXPECT_EQ(j["floors"][0]["f"], "sqrt");
+  EXPECT_EQ(j["floors"][0]["blocks"], 256);
+  // sqrt's floor: above the 1.45 that issue 25 asked of pilot_v5 against a seed-knowing input.
+  EXPECT_GT(j["floors"][0]["floor"].get<double>(), 1.45);
+  EXPECT_NEAR(j["floors"][1]["above"].get<double>() - j["floors"][1]["floor"].get<double>(), 1e-4, 1e-9);
+  const Result text = run_cli({"floor", "--f", "sqrt", "--n", "12288"});
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("sqrt      1.5"), std::string::npos) << text.out;
+  const Result bad = run_cli({"floor", "--options", "tile=4008"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("multiple of 16"), std::string::npos) << bad.err;
+  const Result short_n = run_cli({"floor", "--n", "8192"});
+  EXPECT_EQ(short_n.code, 2);
+  EXPECT_NE(short_n.err.find("past the calibration region"), std::string::npos) << short_n.err;
+  EXPECT_EQ(run_cli({"floor", "--f", "nosuch"}).code, 2);
+}
+
 }  // namespace
 }  // namespace maskapply::cli

@@ -631,6 +631,19 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       ->group("");
   hunt_app->add_flag("--no-progress", no_progress, "No progress line, even on a terminal");
 
+  FloorArgs fa;
+  CLI::App* floor_app = app.add_subcommand("floor", "The floor under every pilot: per f, the model regret no pilot "
+                                                     "can be certified below when the input knows it (docs/bound.md)");
+  floor_app->add_option("--f", fa.fns, "Comma-separated f names, or all")
+      ->capture_default_str()
+      ->check(names_check(fn_names(), [](const std::string& l) { parse_fns(l, kArticleFnList); }));
+  floor_app->add_option("--model", fa.model, "m5, host, or a model file from calibrate")->capture_default_str();
+  floor_app->add_option("--model-file", fa.model_file, "Host model file for --model host")->capture_default_str();
+  floor_app->add_option("--n", fa.n, "Elements (default: 36 tiles, as the hunt)")->capture_default_str()
+      ->check(whole(16, kMaxElements));
+  floor_app->add_option("--options", fa.options, "The tile and calibration region as NAME=VALUE words");
+  floor_app->add_flag("--json", fa.json, "JSON on stdout");
+
   std::vector<const char*> argv;
   for (const std::string& s : args) argv.push_back(s.c_str());
   if (argv.empty()) argv.push_back("maskapply");
@@ -649,6 +662,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (calc->parsed()) return cmd += " calibrate", calibrate(cal, out, err);
     if (fam->parsed()) return families_cmd(out);
     if (gen_app->parsed()) return cmd += " gen", gen_cmd(ga, out);
+    if (floor_app->parsed()) return cmd += " floor", floor_cmd(fa, out, err);
     if (hunt_app->parsed()) {
       ha.progress = !no_progress && !ha.json && &err == &std::cerr && isatty(2);
       return cmd += " hunt", hunt_cmd(ha, out, err);

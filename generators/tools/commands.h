@@ -98,4 +98,15 @@ struct HuntArgs {
 };
 int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err);
 
+struct FloorArgs {
+  std::string fns = "all";
+  std::string model = "m5", model_file = kDefaultHostModel;
+  size_t n = 8192 + 34 * 4096;
+  std::string options;  // the tile and calibration region, as hunt's --options
+  bool json = false;
+};
+// The floor under every pilot (hunt/floor.h): per f, the regret no pilot on the menu can be certified below against
+// an adversary who knows the pilot (its seed included).
+int floor_cmd(const FloorArgs& a, std::ostream& out, std::ostream& err);
+
 }  // namespace maskapply::cli

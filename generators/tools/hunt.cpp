@@ -11,6 +11,8 @@
 #include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
+
+#include "floor.h"
 #include <sstream>
 #include <thread>
 
@@ -340,6 +342,44 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
           << jobs[i].result.evaluations << " evaluations in all (seeds, adversary, evolution; the evolution's "
           << "budget was " << a.budget << "): the result depends on this machine's speed\n";
   return fail();
+}
+
+int floor_cmd(const FloorArgs& a, std::ostream& out, std::ostream& err) {
+  (void)err;
+  const std::vector<Fn> fns = parse_fns(a.fns, {kArticleFns.begin(), kArticleFns.end()});
+  const gen::CostModel model = *load_model(a.model, a.model_file);
+  if (a.n > kMaxElements) throw Usage("--n must be at most 2^26");
+  auto parsed = gen::hunt::parse_options_text(a.options);
+  if (auto* e = std::get_if<std::string>(&parsed)) throw Usage("--options: " + *e);
+  const PilotOptions o = std::get<PilotOptions>(parsed);
+  if (const std::string why = gen::hunt::floor_unsupported(o, a.n); !why.empty()) throw Usage(why);
+  nlohmann::ordered_json arr = nlohmann::json::array();
+  if (!a.json)
+    out << "maskapply floor: model " << model.name << ", n = " << a.n << " (" << (a.n - o.calib_blocks * o.calib_len) / 16
+        << " decided blocks, tiles of " << o.tile << ")\n"
+        << "every pilot on the menu has, against an adversary who knows it (its seed included), a selection with\n"
+        << "model regret above the floor (certified: docs/bound.md, \"The floor under every pilot\")\n"
+        << "f         floor     (not above)  seconds\n";
+  for (const Fn f : fns) {
+    const gen::hunt::FloorResult r = gen::hunt::pilot_floor(f, model, o, a.n);
+    if (a.json) {
+      nlohmann::ordered_json e;
+      e["f"] = std::string(name(f)), e["floor"] = r.floor, e["above"] = r.above, e["blocks"] = r.blocks;
+      e["programs"] = r.programs, e["seconds"] = r.seconds;
+      arr.push_back(e);
+      continue;
+    }
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%-9s %-9s %-12s %.1f\n", std::string(name(f)).c_str(), fixed(r.floor, 4).c_str(),
+                  fixed(r.above, 4).c_str(), r.seconds);
+    out << buf;
+  }
+  if (a.json) {
+    nlohmann::ordered_json j;
+    j["schema_version"] = 1, j["model"] = model.name, j["n"] = a.n, j["floors"] = arr;
+    out << j.dump(2) << "\n";
+  }
+  return 0;
 }
 
 }  // namespace maskapply::cli

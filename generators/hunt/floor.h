@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+// The floor under every pilot: a certified LOWER bound on the worst model regret of ANY pilot on the menu, for an
+// adversary that knows the pilot (its seed included). docs/bound.md, "The floor under every pilot", gives the
+// argument; in short:
+//
+// A pilot here is anything that covers the decided blocks with runs of the menu's six strategies (blend,
+// blend_skip, detour, detour_skip, compact, compact_skip; blend_verified costs at least blend) and may read
+// ("peek at") blocks before processing them, paying the probe's Q per register, as every library pilot does. The
+// game: block after block, the pilot chooses whether it has peeked at the block, its strategy, and whether the
+// block continues its run or starts one; the adversary answers a peeked block with an empty one and any other
+// with the content (selected count, non-empty registers) that hurts most, and picks the oracle's run (a
+// schedule of the regret's oracle menu, detour-family runs inside one tile). The pilot is charged LESS than the
+// model charges (a detour run's expand only from its first selected block on, the packed pass without rounding),
+// the oracle's schedule at least what the model charges it (a detour-family run pays a whole group of 16 lanes at
+// its start); the pilot sees the whole state (more than any real pilot knows). A backward dynamic program gives
+// the game's value V(lambda) = min over pilots of max over adversaries of [pilot - lambda * oracle]; when
+// V(lambda) > 0, every pilot has a selection of n elements whose Scorer regret exceeds lambda. The floor is the
+// largest such lambda on a 1e-4 grid.
+//
+// So no change of probe, plan or chunking lowers a pilot's worst case, against an adversary who knows its seed,
+// below the floor; pilot_v5's figures below the floor hold only while its seed is unknown to the input.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cost_model.h"
+#include "pilot.h"
+#include "trace.h"
+
+namespace maskapply::gen::hunt {
+
+struct FloorResult {
+  double floor = 0;       // certified: every pilot has a selection of n elements with Scorer regret > floor
+  double above = 0;       // the grid's next lambda, where the game's value is <= 0 (the floor is within 1e-4 of it)
+  size_t blocks = 0;      // decided blocks of n the game ran over
+  int programs = 0;       // dynamic programs run
+  double seconds = 0;     // CPU of this thread
+};
+
+// Empty when the floor covers these options and n; else why not (block-aligned: the calibration region, tile
+// and n - region multiples of 16, at least one decided block).
+std::string floor_unsupported(const PilotOptions& o, size_t n);
+
+// The floor for f under model m, options o (tile and calibration region) and n elements.
+// Throws std::invalid_argument when floor_unsupported says why.
+FloorResult pilot_floor(Fn f, const CostModel& m, const PilotOptions& o, size_t n);
+
+// For tests: the game's value V(lambda) over the decided blocks.
+double floor_value(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda);
+
+// For tests: a play of the game at lambda. The adversary answers as the game's maximizer; the pilot plays either
+// one fixed action on every block (FloorAction) or, without one, the game's minimizer (the best pilot the game
+// knows). The selection (one byte per element), the pilot's runs over the decided blocks and the blocks it peeked.
+struct FloorAction {
+  Strategy s = Strategy::blend;
+  bool peek = false;        // read the block first (the adversary then leaves it empty)
+  bool new_run = false;     // start a run at every block (else one run per tile)
+};
+struct FloorPlay {
+  std::vector<uint8_t> sel;
+  std::vector<Run> runs;    // element offsets
+  size_t peeked = 0;        // blocks
+  double pilot_charged = 0; // what the game charged the pilot (<= the model's cost of runs and probes)
+  double oracle_charged = 0;// ... and the oracle's schedule it played (>= the regret's oracle on sel)
+};
+FloorPlay floor_play(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
+                     const std::optional<FloorAction>& fixed_action = std::nullopt);
+
+}  // namespace maskapply::gen::hunt

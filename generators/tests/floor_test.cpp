@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+// The floor under every pilot (generators/hunt/floor.h). It claims: every pilot has a selection whose regret
+// exceeds the floor. Checked three ways, each of which a wrong game fails:
+// 1. The game's best pilot, and pilots that play one fixed action (a strategy, peeking or not, one run per tile or
+//    one per block) against the game's adversary: the selection it answers with, costed by the cost model's
+//    strategy_cost and scored by the regret's exact oracle (not the game's charges), has regret above the floor;
+//    along each play the game charged the pilot no more than the model and the oracle no less than the exact one
+//    (the two inequalities the certificate rests on). On two blocks, the game's value is at most the exact
+//    min-max over every pilot policy.
+// 2. The certified worst cases of pilot_v1 .. pilot_v4 (the bound's program, an independent computation) are at
+//    or above the floor for the same f and n, as every pilot's worst case must be.
+// 3. The floor is not vacuous: above 1 for every f, and at the value the game's bisection stopped at it does
+//    not certify (the value there is <= 0).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <limits>
+
+#include "bound.h"
+#include "floor.h"
+#include "regret.h"
+
+namespace maskapply::gen::hunt {
+namespace {
+
+bool emulated() {
+  const char* e = std::getenv("MASKAPPLY_EMULATED");
+  return e && *e == '1';
+}
+
+// Two decided tiles after the article's calibration region (natively; one under qemu).
+size_t small_n() { return 8192 + (emulated() ? 1 : 2) * 4096; }
+
+// What the pilot of a play pays: the model's strategy_cost of each of its runs, plus a probe over every block it
+// peeked at (the cost model's formulas, not the game's charges).
+double play_cost(const CostModel& m, Fn f, const FloorPlay& p) {
+  double cost = static_cast<double>(p.peeked) * probe_cost(m, 16);
+  for (const Run& r : p.runs) cost += strategy_cost(m, f, r.strategy, std::span(p.sel).subspan(r.begin, r.end - r.begin));
+  return cost;
+}
+
+double exact_oracle(const CostModel& m, Fn f, const PilotOptions& o, std::span<const uint8_t> sel) {
+  const size_t region = o.calib_blocks * o.calib_len;
+  const std::vector<BlockSummary> blocks = summarize(sel);
+  return oracle_cost(std::span(blocks).subspan(region / 16), m, f, o, region);
+}
+
+TEST(PilotFloor, EveryFixedActionPilotIsAnsweredWithASelectionAboveTheFloor) {
+  const CostModel m = CostModel::m5();
+  const PilotOptions o;
+  const size_t n = small_n();
+  for (const Fn f : {Fn::sqrt, Fn::sin35, Fn::pow10}) {
+    const FloorResult r = pilot_floor(f, m, o, n);
+    ASSERT_GT(r.floor, 1.0) << name(f);
+    for (const Strategy s : kOracleStrategies)
+      for (const bool peek : {false, true})
+        for (const bool new_run : {false, true}) {
+          const FloorAction a{s, peek, new_run};
+          const FloorPlay play = floor_play(f, m, o, n, r.floor, a);
+          const double pilot = play_cost(m, f, play), oracle = exact_oracle(m, f, o, play.sel);
+          const double regret = pilot / oracle;
+          EXPECT_LE(play.pilot_charged, pilot * (1 + 1e-12)) << name(f) << " " << name(s);
+          EXPECT_GE(play.oracle_charged, oracle * (1 - 1e-12)) << name(f) << " " << name(s);
+          EXPECT_GT(regret, r.floor) << name(f) << ": " << name(s) << (peek ? " peeking" : "")
+                                     << (new_run ? ", a run per block" : ", a run per tile") << " floor " << r.floor;
+        }
+  }
+}
+
+// The game's own best pilot: the model's charges for its play and the exact oracle
+// must still leave its regret above the floor (a game that charged the oracle less than the model does, or let
+// its detour-family runs cross a tile, fails here).
+TEST(PilotFloor, TheGamesBestPilotIsAnsweredWithASelectionAboveTheFloor) {
+  const CostModel m = CostModel::m5();
+  PilotOptions small_tiles;  // tiles of 4 blocks: many tile edges, where detour-family runs must end
+  small_tiles.tile = 64, small_tiles.probe = 16, small_tiles.calib_blocks = 0;
+  for (const auto& [o, n] : {std::pair{PilotOptions{}, small_n()}, std::pair{small_tiles, size_t{1024}}})
+    for (const Fn f : {Fn::sqrt, Fn::frfrexp, Fn::sin35, Fn::sin10, Fn::pow10, Fn::fma13}) {
+      const FloorResult r = pilot_floor(f, m, o, n);
+      const FloorPlay play = floor_play(f, m, o, n, r.floor);
+      const double pilot = play_cost(m, f, play), oracle = exact_oracle(m, f, o, play.sel);
+      EXPECT_LE(play.pilot_charged, pilot * (1 + 1e-12)) << name(f) << " tile " << o.tile;
+      EXPECT_GE(play.oracle_charged, oracle * (1 - 1e-12)) << name(f) << " tile " << o.tile;
+      EXPECT_GT(pilot / oracle, r.floor) << name(f) << " tile " << o.tile;
+    }
+}
+
+// The game against the exact one, on two blocks: every pilot policy (an action per block, chosen after seeing the
+// earlier blocks), every content of each block, each leaf costed by the model's strategy_cost and probe_cost and
+// the regret's exact oracle. The game undercharges the pilot and lets the oracle only over-pay, so its value can
+// never exceed the exact min-max at any lambda (a game that charged the oracle's packed pass without rounding, or
+// let a detour-family run cross a tile, exceeds it).
+struct Exact {
+  const CostModel& m;
+  Fn f;
+  PilotOptions o;
+  double lambda;
+  static constexpr size_t H = 2;
+  struct Step {
+    Strategy s;
+    bool cont, peek;
+    unsigned a, ne;
+  };
+  std::vector<Step> hist;
+
+  double leaf() const {
+    std::vector<uint8_t> sel(16 * H, 0);
+    for (size_t b = 0; b < H; ++b) {
+      unsigned left = hist[b].a;
+      for (unsigned r = 0; r < hist[b].ne; ++r) sel[16 * b + 4 * r] = 1, --left;
+      for (unsigned r = 0; r < hist[b].ne && left; ++r)
+        for (unsigned i = 1; i < 4 && left; ++i) sel[16 * b + 4 * r + i] = 1, --left;
+    }
+    double p = 0;
+    size_t start = 0;
+    for (size_t b = 0; b < H; ++b) {
+      if (hist[b].peek) p += probe_cost(m, 16);
+      if (b + 1 == H || !hist[b + 1].cont) {
+        p += strategy_cost(m, f, hist[b].s, std::span(sel).subspan(16 * start, 16 * (b + 1 - start)));
+        start = b + 1;
+      }
+    }
+    return p - lambda * oracle_cost(summarize(sel), m, f, o, 0);
+  }
+  double rec() {
+    if (hist.size() == H) return leaf();
+    double least = std::numeric_limits<double>::infinity();
+    for (const bool peek : {false, true})
+      for (const Strategy s : kOracleStrategies)
+        for (const bool cont : {false, true}) {
+          if (cont && (hist.empty() || hist.back().s != s || s == Strategy::blend)) continue;
+          double worst = -std::numeric_limits<double>::infinity();
+          for (unsigned a = 0; a <= (peek ? 0u : 16u); ++a)
+            for (unsigned ne = (a + 3) / 4; ne <= std::min(4u, a); ++ne) {
+              hist.push_back({s, cont, peek, a, ne});
+              worst = std::max(worst, rec());
+              hist.pop_back();
+            }
+          least = std::min(least, worst);
+        }
+    return least;
+  }
+};
+
+TEST(PilotFloor, TheGamesValueNeverExceedsTheExactMinMaxOnTwoBlocks) {
+  const CostModel m = CostModel::m5();
+  for (const Fn f : {Fn::sqrt, Fn::pow10})
+    for (const size_t tile : {16, 32}) {
+      PilotOptions o;
+      o.tile = tile, o.probe = 16, o.calib_blocks = 0;
+      for (const double lambda : {1.0, 1.3, 1.6, 2.2}) {
+        Exact ex{m, f, o, lambda, {}};
+        const double exact = ex.rec(), game = floor_value(f, m, o, 32, lambda);
+        EXPECT_LE(game, exact + 1e-9) << name(f) << " tile " << tile << " lambda " << lambda;
+      }
+    }
+}
+
+TEST(PilotFloor, LiesUnderTheCertifiedWorstCaseOfEveryPilotV1ToV4) {
+  const CostModel m = CostModel::m5();
+  const size_t n = small_n();
+  for (const Fn f : {Fn::sqrt, Fn::frfrexp, Fn::sin10}) {
+    PilotOptions o;
+    o.d_max = m.d_max(f);
+    const double floor = pilot_floor(f, m, o, n).floor;
+    for (const Kernel k : {Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3, Kernel::pilot_v3_5}) {
+      if (emulated() && k == Kernel::pilot_v3_5) continue;  // its bound takes minutes under qemu
+      PilotOptions ko = o;
+      ko.B = m.B, ko.D = m.D;
+      if (!bound_unsupported(k, ko, n).empty()) continue;
+      const BoundResult b = regret_bound(k, f, m, ko, n);
+      EXPECT_GE(b.bound, floor) << name(f) << " " << name(k);
+    }
+  }
+}
+
+TEST(PilotFloor, StopsWhereTheGameNoLongerCertifies) {
+  const CostModel m = CostModel::m5();
+  const PilotOptions o;
+  const size_t n = small_n();
+  const FloorResult r = pilot_floor(Fn::fma13, m, o, n);
+  EXPECT_GT(floor_value(Fn::fma13, m, o, n, r.floor), 0.0);
+  EXPECT_LE(floor_value(Fn::fma13, m, o, n, r.above), 1e-9 * static_cast<double>(r.blocks) * (1 + 4 * m.t_bsl(Fn::fma13)));
+  EXPECT_NEAR(r.above - r.floor, 1e-4, 1e-9);
+}
+
+TEST(PilotFloor, RefusesOptionsOffTheBlockGrid) {
+  PilotOptions o;
+  o.tile = 4008;  // 250.5 blocks
+  EXPECT_FALSE(floor_unsupported(o, 8192 + 4096).empty());
+  EXPECT_FALSE(floor_unsupported(PilotOptions{}, 8192 + 8).empty());
+  EXPECT_FALSE(floor_unsupported(PilotOptions{}, 8192).empty());
+  EXPECT_TRUE(floor_unsupported(PilotOptions{}, 8192 + 16).empty());
+  EXPECT_THROW(pilot_floor(Fn::sqrt, CostModel::m5(), o, 8192 + 4096), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace maskapply::gen::hunt
