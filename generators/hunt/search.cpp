@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "search.h"
 
+#include "v5_model.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -207,6 +209,77 @@ TileShape shape_for(const Context& c) {
 }
 
 }  // namespace
+
+std::vector<Find> seed_aware(Evaluator& ev) {
+  std::vector<Find> out;
+  const Scorer& sc = ev.scorer();
+  if (sc.pilot() != Kernel::pilot_v5) return out;
+  const PilotOptions& o = sc.options();
+  const size_t n = ev.n(), region = std::min(n, o.calib_blocks * o.calib_len);
+  if (o.tile % 16 != 0 || region % 16 != 0) return out;
+  enum Kind { empty, one, alt_one, alt_full, full };
+  static constexpr const char* kKind[] = {"empty", "one element", "one element and empty alternating",
+                                          "full and empty alternating", "full"};
+  // Blocks [b0, b1) of kind k (alternation by block parity within the tile).
+  const auto fill = [](std::vector<Segment>& segs, size_t b0, size_t b1, Kind k) {
+    const auto seg = [&](uint64_t len, double d) {
+      if (len == 0) return;
+      if (!segs.empty() && segs.back().density == d) {
+        segs.back().length += len;
+        return;
+      }
+      Segment g;
+      g.length = len, g.density = d;
+      segs.push_back(g);
+    };
+    for (size_t b = b0; b < b1; ++b) {
+      switch (k) {
+        case empty: seg(16, 0); break;
+        case one: seg(1, 1), seg(15, 0); break;
+        case alt_one: b % 2 ? (seg(1, 1), seg(15, 0)) : seg(16, 0); break;
+        case alt_full: seg(16, b % 2 ? 1 : 0); break;
+        case full: seg(16, 1); break;
+      }
+    }
+  };
+  const size_t calib_tiles = o.calib_len ? (region + o.calib_len - 1) / o.calib_len : 0;
+  for (const Kind probed : {empty, one, full})
+    for (const Kind rest : {empty, one, alt_one, alt_full, full}) {
+      if (probed == rest) continue;
+      Pattern p;
+      p.period = n;
+      if (region) fill(p.segments, 0, region / 16, empty);
+      size_t index = calib_tiles;
+      for (size_t t0 = region; t0 < n; t0 += o.tile, ++index) {
+        const size_t size = std::min(o.tile, n - t0), nb = size / 16;
+        std::vector<size_t> pb = v5_probe_blocks(o, index, size);
+        std::sort(pb.begin(), pb.end());
+        size_t b = 0;
+        std::vector<Segment> segs;
+        for (const size_t q : pb) {
+          if (q >= nb) break;
+          fill(segs, b, q, rest), fill(segs, q, q + 1, probed), b = q + 1;
+        }
+        fill(segs, b, nb, rest);
+        for (Segment& g : segs) {
+          if (!p.segments.empty() && p.segments.back().density == g.density)
+            p.segments.back().length += g.length;
+          else
+            p.segments.push_back(g);
+        }
+        if (size % 16) {
+          Segment g;
+          g.length = size % 16, g.density = 0;
+          p.segments.push_back(g);
+        }
+      }
+      out.push_back(ev.find(p, std::string("seed-aware adversary: the probed blocks ") + kKind[probed] +
+                                   ", the others " + kKind[rest] + " (pilot_v5's probe positions from its seed " +
+                                   std::to_string(o.seed) + ")"));
+    }
+  std::stable_sort(out.begin(), out.end(), [](const Find& a, const Find& b) { return better(a.score, b.score); });
+  return out;
+}
 
 std::vector<Find> adversary(Evaluator& ev, uint64_t seed) {
   const PilotOptions& o = ev.scorer().options();
@@ -521,6 +594,12 @@ HuntResult hunt(Evaluator& ev, const HuntConfig& cfg) {
     offer(std::move(f));
   }
   report("adversary");
+  // The seed-aware constructions are reported as they are: not grown (their thousands of segments would make
+  // every mutation and every shrinking step slow) and not shrunk (each is one rule applied to every tile).
+  std::vector<Find> aware;
+  if (cfg.seed_aware) aware = seed_aware(ev);
+  if (!aware.empty()) res.seed_aware = aware.front().score.regret;
+  report("seed-aware");
   Rng rng{cfg.seed};
   double last = elapsed();
   for (size_t i = 0; i < cfg.budget; ++i) {
@@ -550,8 +629,18 @@ HuntResult hunt(Evaluator& ev, const HuntConfig& cfg) {
     if (!seen.insert(s.score.mechanism.key()).second) continue;
     res.finds.push_back(std::move(s));
   }
+  for (Find& f : aware) {  // one find per mechanism: the better one
+    const auto same = std::find_if(res.finds.begin(), res.finds.end(), [&](const Find& g) {
+      return g.score.mechanism.key() == f.score.mechanism.key();
+    });
+    if (same == res.finds.end())
+      res.finds.push_back(std::move(f));
+    else if (better(f.score, same->score))
+      *same = std::move(f);
+  }
   std::stable_sort(res.finds.begin(), res.finds.end(),
                    [](const Find& a, const Find& b) { return better(a.score, b.score); });
+  if (res.finds.size() > cfg.keep) res.finds.resize(cfg.keep);
   for (Find& f : res.finds) f.pattern.length = ev.n();  // the array the figure is for (`check` generates it)
   res.cells = archive.size();
   res.evaluations = ev.evaluations() - ev0;

@@ -98,6 +98,14 @@ std::vector<std::pair<Pattern, std::string>> threshold_seeds(const PilotOptions&
 // Returns one find per branch reached (the best of each), best first.
 std::vector<Find> adversary(Evaluator& ev, uint64_t seed);
 
+// The seed-aware adversary, for pilot_v5 (empty for other pilots): its probe positions follow from its seed,
+// which the options carry and every reproduce line prints, so an input may know them. Each decided tile's probed
+// blocks get one kind of block and every other block another (kinds: empty, one element, alternating one element
+// and empty, alternating full and empty, full); one find per pair of kinds, best first. pilot_v5's blind figures
+// (the search above, whose patterns do not know the seed) are what it costs while the seed is secret; these are
+// what it costs when it is not (docs/hunt.md, "Knowing the seed").
+std::vector<Find> seed_aware(Evaluator& ev);
+
 // Shrinks f: fewer segments, round lengths and densities, no phase, no random segment or seed that is not
 // needed; every step keeps the regret >= keep x the original's.
 Find shrink(Evaluator& ev, const Find& f, double keep = 0.99);
@@ -116,6 +124,7 @@ struct HuntConfig {
   size_t keep = 5;           // finds reported (deduplicated by mechanism), best first
   std::function<void(const Progress&)> progress;  // called now and then
   bool seeds = true, adversary = true;  // the threshold seeds and the adversary start the archive
+  bool seed_aware = true;               // ... and, for pilot_v5, the seed-aware adversary
   std::vector<Pattern> start;           // more starting patterns (tests start from a plain one)
   std::string start_origin = "given";   // what a find grown from them says of them (origin "seed: ...")
 };
@@ -124,6 +133,7 @@ struct HuntResult {
   std::vector<Find> finds;   // shrunk, deduplicated by mechanism, best first
   double start = 0;          // the best threshold seed's regret: where the search started
   double adversary = 0;      // the adversary's best
+  double seed_aware = 0;     // the seed-aware adversary's best (pilot_v5; 0 otherwise)
   size_t evaluations = 0;
   double seconds = 0;
   bool capped = false;       // the time cap stopped the evolutionary search before its budget

@@ -31,6 +31,27 @@ struct Sample {
 
 }  // namespace
 
+namespace {
+// The first block of pair j in a tile whose slices have `slice` blocks (the rule's probe positions).
+size_t pair_block(const V5Params& p, size_t tile_index, size_t j, size_t slice) {
+  const size_t span = slice > 1 ? slice - 1 : 1;
+  const size_t off = p.random ? splitmix(p.seed ^ splitmix(tile_index * 0x100000001b3ull + j)) % span : span / 2;
+  return j * slice + off;
+}
+}  // namespace
+
+std::vector<size_t> v5_probe_blocks(const PilotOptions& o, size_t tile_index, size_t size) {
+  const V5Params p = v5_params(o);
+  const size_t nb = size / 16, np = std::min({o.probe / 32, nb / 2, size_t{32}});
+  std::vector<size_t> out;
+  if (np == 0) return out;
+  for (size_t j = 0; j < np; ++j) {
+    const size_t b = pair_block(p, tile_index, j, nb / np);
+    out.push_back(b), out.push_back(b + 1);
+  }
+  return out;
+}
+
 V5Params v5_params(const PilotOptions& o) {
   V5Params p;
   p.C = o.C, p.S = o.S, p.K = o.K, p.M = o.M, p.seed = o.seed, p.shrink = o.shrink, p.kappa = o.kappa, p.rho = o.rho;
@@ -122,9 +143,7 @@ void simulate_v5(const Summary& s, const PilotOptions& o, const V5Params& p, Tra
     if (p.spread && np > 0) {
       const size_t slice = nb / np;
       for (size_t j = 0; j < np; ++j) {
-        const size_t span = slice > 1 ? slice - 1 : 1;
-        const size_t off = p.random ? splitmix(p.seed ^ splitmix(d.index * 0x100000001b3ull + j)) % span : span / 2;
-        Sample sm{j * slice + off, {0, 0}, {0, 0}};
+        Sample sm{pair_block(p, d.index, j, slice), {0, 0}, {0, 0}};
         block(sm.block, sm.c[0], sm.r[0]);
         block(sm.block + 1, sm.c[1], sm.r[1]);
         samples.push_back(sm);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "fast_pilot.h"
 
@@ -44,6 +45,10 @@ struct V5Params {
 };
 
 void simulate_v5(const Summary& s, const PilotOptions& o, const V5Params& p, Trace& out);
+// The blocks (of 16 elements, from the tile's start) the chosen rule's probe reads in the tile with this index
+// (calibration tiles counted) and size: two per pair, pair by pair. With the seed known, an input can fill them
+// as it likes (search.h, seed_aware).
+std::vector<size_t> v5_probe_blocks(const PilotOptions& o, size_t tile_index, size_t size);
 // The chosen rule's parameters from the options (what the kernel pilot_v5 reads): the fast path of pilot_v5.
 V5Params v5_params(const PilotOptions& o);
 

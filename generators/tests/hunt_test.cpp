@@ -169,5 +169,34 @@ TEST(Hunt, givesTheSameFindsForTheSameSeed) {
   EXPECT_EQ(a.evaluations, b.evaluations);
 }
 
+// The seed-aware adversary aims at pilot_v5's probe positions from the options' seed: with seed 0 or 7 it finds a
+// regret above 10 for pow10 (every chunk blended where almost nothing is selected), and its seed-0 pattern against
+// a pilot_v5 with seed 7 (positions it does not know) costs under 2. Not for other pilots.
+TEST(SeedAware, aimsAtPilotV5sProbeBlocksFromItsSeedAndOnlyThen) {
+  const auto with_seed = [](uint64_t seed) {
+    PilotOptions o;
+    o.seed = seed;
+    return o;
+  };
+  Evaluator e0(Kernel::pilot_v5, Fn::pow10, CostModel::m5(), with_seed(0));
+  Evaluator e7(Kernel::pilot_v5, Fn::pow10, CostModel::m5(), with_seed(7));
+  const std::vector<Find> a0 = seed_aware(e0), a7 = seed_aware(e7);
+  ASSERT_EQ(a0.size(), 12u);
+  EXPECT_GT(a0.front().score.regret, 10.0) << a0.front().origin;
+  EXPECT_GT(a7.front().score.regret, 10.0) << a7.front().origin;
+  EXPECT_NE(a0.front().pattern, a7.front().pattern);
+  EXPECT_LT(e7(a0.front().pattern).regret, 2.0);
+  for (size_t i = 1; i < a0.size(); ++i) EXPECT_GE(a0[i - 1].score.regret, a0[i].score.regret);
+  Evaluator v4(Kernel::pilot_v4, Fn::pow10, CostModel::m5());
+  EXPECT_TRUE(seed_aware(v4).empty());
+  // The hunt reports them (not grown, not shrunk) beside its search's finds.
+  HuntConfig c;
+  c.seed = 1, c.budget = 50, c.seconds = 0, c.adversary = false;
+  const HuntResult r = hunt(e0, c);
+  EXPECT_EQ(r.seed_aware, a0.front().score.regret);
+  ASSERT_FALSE(r.finds.empty());
+  EXPECT_EQ(r.finds.front().pattern.segments, a0.front().pattern.segments);
+}
+
 }  // namespace
 }  // namespace maskapply::gen::hunt

@@ -60,12 +60,19 @@ struct Job {
 };
 
 
+// The pattern on one line for the table; a long one (the seed-aware adversary's run to thousands of segments) cut
+// after 160 characters with how many segments it has (the file holds it whole).
 std::string seg_line(const gen::Pattern& p) {
   const std::string t = gen::to_text(p);
   std::string out;
   std::istringstream in(t);
   for (std::string line; std::getline(in, line);)
     if (line.rfind("length", 0) != 0) out += (out.empty() ? "" : "; ") + line;
+  if (out.size() > 200) {
+    const size_t cut = out.rfind(' ', 160);
+    out = out.substr(0, cut == std::string::npos ? 160 : cut) + " ... (" + std::to_string(p.segments.size()) +
+          " segments: the file has them all)";
+  }
   return out;
 }
 
@@ -215,7 +222,9 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
       write_file(path, pattern_file(j, f, model, a, j.options, path));
       j.files.push_back(path);
       if (a.save && r == 0) {
-        const std::string cpath = (std::filesystem::path(a.corpus) / ("hunt-" + base)).string();
+        // A seed-aware construction (pilot_v5, an input that knows its seed) is named so.
+        const bool aware = f.origin.rfind("seed-aware", 0) == 0;
+        const std::string cpath = (std::filesystem::path(a.corpus) / ((aware ? "seed-aware-" : "hunt-") + base)).string();
         write_file(cpath, pattern_file(j, f, model, a, j.options, cpath));
       }
     }
@@ -285,6 +294,8 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
         e["step_sweep"] = jb.step.score.regret;
         e["start"] = jb.result.start;
         e["adversary"] = jb.result.adversary;
+        // pilot_v5: the seed-aware adversary's best (an input that knows the seed); null for the other pilots.
+        e["seed_aware"] = jb.pilot == Kernel::pilot_v5 ? nlohmann::json(jb.result.seed_aware) : nlohmann::json(nullptr);
         e["evaluations"] = jb.result.evaluations;
         e["seconds"] = jb.result.seconds;
         e["capped"] = jb.result.capped;
@@ -309,9 +320,9 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
     out << j.dump(2) << "\n";
     return fail();
   }
-  out << "\n| pilot | f | model regret | bound | find / bound | vs fixed | seeds | adversary | step sweep | evals | s "
-         "| bound s | mechanism | pattern |\n"
-      << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  out << "\n| pilot | f | model regret | bound | find / bound | vs fixed | seeds | adversary | seed-aware | step sweep "
+         "| evals | s | bound s | mechanism | pattern |\n"
+      << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (size_t i : order) {
     const Job& jb = jobs[i];
     const hunt::HuntResult& r = jb.result;
@@ -321,6 +332,7 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
         << (jb.bound ? fixed(jb.bound->bound, 3) + " | " + fixed(100 * f.score.regret / jb.bound->bound, 1) + " %"
                      : std::string("n/a | n/a"))
         << " | " << fixed(f.score.vs_fixed, 3) << " | " << fixed(r.start, 3) << " | " << fixed(r.adversary, 3) << " | "
+        << (jb.pilot == Kernel::pilot_v5 ? fixed(r.seed_aware, 3) : std::string("n/a")) << " | "
         << fixed(jb.step.score.regret, 3) << " | " << r.evaluations << " | " << fixed(r.seconds, 1)
         << (r.capped ? " (capped)" : "") << " | " << (jb.bound ? fixed(jb.bound->seconds, 1) : std::string("n/a"))
         << " | " << f.score.mechanism.key() << " | `" << seg_line(f.pattern)
@@ -334,6 +346,14 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
       break;
     }
   out << ".\n";
+  for (const Job& jb : jobs)
+    if (jb.pilot == Kernel::pilot_v5) {
+      out << "seed-aware: pilot_v5's probe positions follow from its seed (in the options, and in every reproduce "
+             "line); the seed-aware adversary fills them one way and the rest another (docs/hunt.md, \"Knowing the "
+             "seed\"); the other columns are what it costs while the seed is secret. No pilot is certified below "
+             "`maskapply floor` against an input that knows it.\n";
+      break;
+    }
   out << "\nfiles in " << a.out << (a.save ? " and " + a.corpus : "") << "; reprint one with the `# reproduce:` line "
       << "it holds. " << fixed(total, 1) << " s in all.\n";
   for (size_t i : order)
