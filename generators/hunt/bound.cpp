@@ -764,8 +764,9 @@ Pattern tile_pattern(const Setting& st, const std::vector<std::vector<Block>>& t
 
 std::string bound_unsupported(Kernel pilot, const PilotOptions& o, size_t n) {
   if (pilot == Kernel::pilot_v5)
-    return "pilot_v5 reads seeded probe positions inside blocks: the bound's block summaries do not determine its "
-           "decisions";
+    return "pilot_v5 plans each chunk from 16 blocks spread over the whole tile, read before the tile runs: the "
+           "bound's left-to-right program does not carry them (the hunt's seed-aware column and `maskapply floor` "
+           "bound its worst case from below)";
   if (pilot < Kernel::pilot_v1 || pilot > Kernel::pilot_v5) return "not a pilot";
   if (const std::string e = o.validate(); !e.empty()) return e;
   if (!o.d_max) return "the options need an injected d_max";

@@ -16,7 +16,7 @@
 //
 // Covers pilot_v1 .. pilot_v4 (pilot_v3_5 included) with block-aligned options: tile, the calibration region,
 // probe, tile / verify_blocks and n - region multiples of 16 (the last tile may be shorter), the probe inside
-// the first verify piece. Not pilot_v5 (seeded probe positions inside blocks: not a function of block counts).
+// the first verify piece. Not pilot_v5 (its plan reads 16 blocks spread over the tile before the tile runs: not carried left to right).
 #pragma once
 
 #include <cstddef>

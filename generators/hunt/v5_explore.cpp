@@ -185,9 +185,13 @@ int main(int argc, char** argv) {
     std::string pat = to_text(b.pattern);
     for (char& ch : pat) if (ch == '\n') ch = ';';
     const Find step = step_sweep(ev);
-    std::printf("hunt %-7s worst %.4f (adversary %.4f, step sweep %.4f, %zu evals, %.0f s%s) %s | %s\n",
-                std::string(name(f)).c_str(), b.score.regret, r.adversary, step.score.regret, r.evaluations, secs, r.capped ? ", capped" : "", pat.c_str(),
-                b.score.mechanism.words().c_str());
+    // The seed-aware adversary (search.h) against the candidate, its probe positions from the chosen rule's.
+    Evaluator aware_ev(sim, Kernel::pilot_v5, f, m, base);
+    const std::vector<Find> aware = seed_aware(aware_ev);
+    std::printf("hunt %-7s worst %.4f (adversary %.4f, step sweep %.4f, seed-aware %.4f, %zu evals, %.0f s%s) %s | %s\n",
+                std::string(name(f)).c_str(), b.score.regret, r.adversary, step.score.regret,
+                aware.empty() ? 0.0 : aware.front().score.regret, r.evaluations, secs, r.capped ? ", capped" : "",
+                pat.c_str(), b.score.mechanism.words().c_str());
   }
   return 0;
 }
