@@ -656,6 +656,26 @@ TEST_F(Cli, HuntRefusesUnknownPilotsFunctionsAndModelsWithExitCode2) {
   }
 }
 
+TEST_F(Cli, HuntReportsPilotV5sSeedAwareFindAndCheckReprintsIt) {
+  const std::string out = path("hunt");
+  const Result r = run_cli({"hunt", "--pilot", "v5,v4", "--f", "pow10", "--budget", "100", "--seconds", "0", "--n",
+                            "24576", "--no-bound", "--out", out, "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  const auto& best = j["best"][0];
+  EXPECT_EQ(best["pilot"], "pilot_v5");
+  EXPECT_GT(best["seed_aware"].get<double>(), 5.0);
+  EXPECT_EQ(best["model_regret"].get<double>(), best["seed_aware"].get<double>());
+  EXPECT_EQ(best["origin"].get<std::string>().rfind("seed-aware adversary", 0), 0u) << best["origin"];
+  for (const auto& b : j["best"])
+    if (b["pilot"] == "pilot_v4") EXPECT_TRUE(b["seed_aware"].is_null());
+  const Result c = run_cli({"check", "--pattern", best["file"].get<std::string>(), "--f", "pow10", "--model", "m5",
+                            "--kernel", "pilot_v5", "--json"});
+  ASSERT_EQ(c.code, 0) << c.err;
+  EXPECT_NEAR(nlohmann::json::parse(c.out)["results"][0]["model_regret"].get<double>(),
+              best["model_regret"].get<double>(), 1e-12);
+}
+
 TEST_F(Cli, FloorPrintsEachFsCertifiedFloorAndRefusesOptionsOffTheGrid) {
   const Result r = run_cli({"floor", "--f", "sqrt,pow10", "--n", "12288", "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
