@@ -49,7 +49,9 @@ TEST(PilotFloor, EveryFixedActionPilotIsAnsweredWithASelectionAboveTheFloor) {
   const CostModel m = CostModel::m5();
   const PilotOptions o;
   const size_t n = small_n();
-  for (const Fn f : {Fn::sqrt, Fn::sin35, Fn::pow10}) {
+  // Under qemu one f (the same code on the same doubles is checked natively for three).
+  const std::vector<Fn> fns = emulated() ? std::vector<Fn>{Fn::sqrt} : std::vector<Fn>{Fn::sqrt, Fn::sin35, Fn::pow10};
+  for (const Fn f : fns) {
     const FloorResult r = pilot_floor(f, m, o, n);
     ASSERT_GT(r.floor, 1.0) << name(f);
     for (const Strategy s : kOracleStrategies)
@@ -76,6 +78,7 @@ TEST(PilotFloor, TheGamesBestPilotIsAnsweredWithASelectionAboveTheFloor) {
   small_tiles.tile = 64, small_tiles.probe = 16, small_tiles.calib_blocks = 0;
   for (const auto& [o, n] : {std::pair{PilotOptions{}, small_n()}, std::pair{small_tiles, size_t{1024}}})
     for (const Fn f : {Fn::sqrt, Fn::frfrexp, Fn::sin35, Fn::sin10, Fn::pow10, Fn::fma13}) {
+      if (emulated() && f != Fn::sqrt && f != Fn::pow10) continue;  // under qemu two f
       const FloorResult r = pilot_floor(f, m, o, n);
       const FloorPlay play = floor_play(f, m, o, n, r.floor);
       const double pilot = play_cost(m, f, play), oracle = exact_oracle(m, f, o, play.sel);
@@ -160,6 +163,7 @@ TEST(PilotFloor, LiesUnderTheCertifiedWorstCaseOfEveryPilotV1ToV4) {
   const CostModel m = CostModel::m5();
   const size_t n = small_n();
   for (const Fn f : {Fn::sqrt, Fn::frfrexp, Fn::sin10}) {
+    if (emulated() && f != Fn::frfrexp) continue;  // under qemu one f
     PilotOptions o;
     o.d_max = m.d_max(f);
     const double floor = pilot_floor(f, m, o, n).floor;
