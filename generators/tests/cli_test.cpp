@@ -697,6 +697,9 @@ TEST_F(Cli, FloorPrintsEachFsCertifiedFloorAndRefusesOptionsOffTheGrid) {
   EXPECT_EQ(short_n.code, 2);
   EXPECT_NE(short_n.err.find("past the calibration region"), std::string::npos) << short_n.err;
   EXPECT_EQ(run_cli({"floor", "--f", "nosuch"}).code, 2);
+  const Result huge = run_cli({"floor", "--n", "4194304"});
+  EXPECT_EQ(huge.code, 2);
+  EXPECT_NE(huge.err.find("at most 2^21"), std::string::npos) << huge.err;
 }
 
 }  // namespace

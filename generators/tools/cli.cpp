@@ -639,7 +639,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       ->check(names_check(fn_names(), [](const std::string& l) { parse_fns(l, kArticleFnList); }));
   floor_app->add_option("--model", fa.model, "m5, host, or a model file from calibrate")->capture_default_str();
   floor_app->add_option("--model-file", fa.model_file, "Host model file for --model host")->capture_default_str();
-  floor_app->add_option("--n", fa.n, "Elements (default: 36 tiles, as the hunt)")->capture_default_str()
+  floor_app->add_option("--n", fa.n, "Elements (default: 36 tiles, as the hunt; at most 2^21)")->capture_default_str()
       ->check(whole(16, kMaxElements));
   floor_app->add_option("--options", fa.options, "The tile and calibration region as NAME=VALUE words");
   floor_app->add_flag("--json", fa.json, "JSON on stdout");
