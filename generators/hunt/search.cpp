@@ -255,18 +255,11 @@ std::vector<Find> seed_aware(Evaluator& ev) {
         std::vector<size_t> pb = v5_probe_blocks(o, index, size);
         std::sort(pb.begin(), pb.end());
         size_t b = 0;
-        std::vector<Segment> segs;
         for (const size_t q : pb) {
           if (q >= nb) break;
-          fill(segs, b, q, rest), fill(segs, q, q + 1, probed), b = q + 1;
+          fill(p.segments, b, q, rest), fill(p.segments, q, q + 1, probed), b = q + 1;
         }
-        fill(segs, b, nb, rest);
-        for (Segment& g : segs) {
-          if (!p.segments.empty() && p.segments.back().density == g.density)
-            p.segments.back().length += g.length;
-          else
-            p.segments.push_back(g);
-        }
+        fill(p.segments, b, nb, rest);
         if (size % 16) {
           Segment g;
           g.length = size % 16, g.density = 0;
