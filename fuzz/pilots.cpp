@@ -55,8 +55,8 @@ using namespace maskapply;
 
 namespace {
 
-constexpr std::array<Kernel, 6> kPilots{Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3, Kernel::pilot_v3_5,
-                                        Kernel::pilot_v4, Kernel::pilot_v5};
+constexpr std::array<Kernel, 7> kPilots{Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3, Kernel::pilot_v3_5,
+                                        Kernel::pilot_v4, Kernel::pilot_v5, Kernel::pilot_v6};
 constexpr std::array<size_t, 8> kTiles{16, 32, 64, 128, 256, 512, 1024, 4096};
 constexpr std::array<double, 12> kDmax{-1, -0.01, 0, 0.014, 0.1, 0.16, 0.5, 0.75, 0.9, 0.99, 1, 1.5};
 #ifdef MASKAPPLY_FUZZ_LARGE

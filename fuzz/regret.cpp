@@ -61,8 +61,8 @@ namespace hunt = maskapply::gen::hunt;
 
 namespace {
 
-constexpr std::array<Kernel, 6> kPilots{Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3, Kernel::pilot_v3_5,
-                                        Kernel::pilot_v4, Kernel::pilot_v5};
+constexpr std::array<Kernel, 7> kPilots{Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3, Kernel::pilot_v3_5,
+                                        Kernel::pilot_v4, Kernel::pilot_v5, Kernel::pilot_v6};
 constexpr size_t kN = fuzz::kRegretN;
 static_assert(kN == hunt::kHuntN, "the fuzz target and the hunt score the same array");
 constexpr size_t kBuckets = 1024;  // per pilot x f: regret 1.005^b, up to about 164

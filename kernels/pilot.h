@@ -45,6 +45,11 @@ struct PilotOptions {
   double shrink = 0.5;         // weight of the other chunks' pairs in a chunk's estimate
   double kappa = 2.0;          // pseudo-pairs of independent placement in the switch-rate estimate
   double rho = 1.35;           // blend_skip on the menu when blend costs <= rho x compact on a one-element block
+  // pilot_v6 only (docs/pilot_v6.md): its verified strategies check the tile in v6_pieces pieces; the verified
+  // blend bails below v6_bail * d_max (the verified detour_skip below lo), and the rest runs compact_skip.
+  size_t v6_pieces = 16;
+  double v6_bail = 1.2;
+  double v6_lo = 0.5;          // detour_skip from this density of the probe to hi; below it compact_skip
 
   // Empty when the options are usable, else what is wrong.
   std::string validate() const {
@@ -52,8 +57,10 @@ struct PilotOptions {
     if (probe == 0 || probe > tile) return "probe must be in [1, tile] (got " + std::to_string(probe) + ")";
     if (calib_len == 0) return "calib_len must be positive";
     if (verify_blocks == 0) return "verify_blocks must be positive";
-    if (!std::isfinite(xlo) || !std::isfinite(lo) || !std::isfinite(bail) || !std::isfinite(B) || !std::isfinite(D))
-      return "xlo, lo, bail, B and D must be finite";
+    if (v6_pieces == 0) return "v6_pieces must be positive";
+    if (!std::isfinite(xlo) || !std::isfinite(lo) || !std::isfinite(bail) || !std::isfinite(B) || !std::isfinite(D) ||
+        !std::isfinite(v6_bail) || !std::isfinite(v6_lo))
+      return "xlo, lo, bail, v6_bail, v6_lo, B and D must be finite";
     if (d_max && std::isnan(*d_max)) return "d_max must not be NaN";
     for (const double v : {C, S, K, M, shrink, kappa, rho})
       if (!std::isfinite(v) || v < 0) return "C, S, K, M, shrink, kappa and rho must be finite and >= 0";
@@ -67,10 +74,11 @@ struct PilotOptions {
 struct Thresholds {
   long long hi, xlo, lo;
   static Thresholds from(const PilotOptions& o, double d_max) {
-    const double p = static_cast<double>(o.probe);
-    return {static_cast<long long>(std::clamp(d_max, -2.0, 2.0) * p),
-            static_cast<long long>(std::clamp(o.xlo, -2.0, 2.0) * p),
-            static_cast<long long>(std::clamp(o.lo, -2.0, 2.0) * p)};
+    return {count(d_max, o.probe), count(o.xlo, o.probe), count(o.lo, o.probe)};
+  }
+  // A fraction of the probe as a count, as above.
+  static long long count(double fraction, size_t probe) {
+    return static_cast<long long>(std::clamp(fraction, -2.0, 2.0) * static_cast<double>(probe));
   }
 };
 
@@ -186,6 +194,33 @@ class Pilot {
     if (did < t.size()) {
       t.d.bail = t.begin() + did;
       *rest_count = run(Strategy::detour, t.begin() + did, t.end());
+    }
+    return did;
+  }
+
+  // pilot_v6's verified run: strategy s (blend_verified: the verified blend; else a counting strategy, each piece
+  // its own run) over the tile in the VerifyPieces of (size, pieces); after a piece but the last whose density
+  // count / length is below `floor`, the rest of the tile runs `fallback`. Returns where it fell back (tile end:
+  // never).
+  size_t verified_pieces(Tile& t, Strategy s, size_t pieces, double floor, Strategy fallback) {
+    size_t did = t.size();
+    if (s == Strategy::blend_verified) {
+      did = blend_verified(a_ + t.begin(), t.size(), f_, mask_, floor, pieces, 1.0);
+      report(t.begin(), t.begin() + did, Strategy::blend_verified);
+    } else {
+      const VerifyPieces vp(t.size(), pieces);
+      for (size_t k = 0; k < vp.count; ++k) {
+        const size_t b = vp.begin(k), e = vp.end(k, t.size());
+        const size_t c = run(s, t.begin() + b, t.begin() + e);
+        if (k + 1 < vp.count && static_cast<double>(c) / static_cast<double>(e - b) < floor) {
+          did = e;
+          break;
+        }
+      }
+    }
+    if (did < t.size()) {
+      t.d.bail = t.begin() + did;
+      run(fallback, t.begin() + did, t.end());
     }
     return did;
   }
@@ -333,6 +368,31 @@ void pilot_v4(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
       prev = scaled(detail::below_hi_v3(p, t, cnt), t.size());
     }
     t.d.distrust = distrust;
+  });
+}
+
+// pilot v6 (docs/pilot_v6.md): designed against the certified bound. v3.5's probe, but every branch that a costly
+// rest of the tile could punish is verified piece by piece and falls back to compact_skip, the strategy whose worst
+// case is the least: above hi the verified blend (bailing below v6_bail * d_max), from lo to hi detour_skip piece
+// by piece (each piece its own run, bailing below lo), below lo compact_skip; the pieces are min(v6_pieces, tile
+// size / probe) (at least one). When d_max < 0 (blend is cheaper than detour even over empty registers) the
+// article's blend branch. No memory between tiles.
+template <class F, class M, class Obs = NullObserver>
+void pilot_v6(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions& o = {}, Obs&& obs = {}) {
+  detail::Pilot p(a, n, f, mask, ws, o, obs);
+  const long long v6_lo = Thresholds::count(o.v6_lo, o.probe);
+  p.for_each_tile([&](detail::Tile& t) {
+    const long long cnt = p.probe(t);
+    // Pieces of at least the probe's length, so that the probe lies in the first (a short tile has fewer).
+    const size_t pieces = std::max<size_t>(1, std::min(o.v6_pieces, t.size() / o.probe));
+    if (p.th().hi < 0)
+      p.blend_branch(t, cnt);
+    else if (cnt > p.th().hi)
+      p.verified_pieces(t, Strategy::blend_verified, pieces, o.v6_bail * p.d_max(), Strategy::compact_skip);
+    else if (cnt >= v6_lo)
+      p.verified_pieces(t, Strategy::detour_skip, pieces, o.v6_lo, Strategy::compact_skip);
+    else
+      p.run(Strategy::compact_skip, t);
   });
 }
 

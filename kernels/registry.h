@@ -15,15 +15,15 @@ namespace maskapply {
 
 enum class Kernel : uint8_t {
   blend, blend_skip, blend_verified, detour, detour_skip, compact, compact_skip, tiled_detour,
-  pilot_v1, pilot_v2, pilot_v3, pilot_v3_5, pilot_v4, pilot_v5
+  pilot_v1, pilot_v2, pilot_v3, pilot_v3_5, pilot_v4, pilot_v5, pilot_v6
 };
-inline constexpr std::array<std::string_view, 14> kKernelNames{
+inline constexpr std::array<std::string_view, 15> kKernelNames{
     "blend",   "blend_skip",   "blend_verified", "detour",   "detour_skip", "compact",  "compact_skip",
-    "tiled_detour", "pilot_v1", "pilot_v2",      "pilot_v3", "pilot_v3_5",  "pilot_v4", "pilot_v5"};
-inline constexpr std::array<Kernel, 14> kAllKernels{
+    "tiled_detour", "pilot_v1", "pilot_v2",      "pilot_v3", "pilot_v3_5",  "pilot_v4", "pilot_v5", "pilot_v6"};
+inline constexpr std::array<Kernel, 15> kAllKernels{
     Kernel::blend,    Kernel::blend_skip, Kernel::blend_verified, Kernel::detour,     Kernel::detour_skip,
     Kernel::compact,  Kernel::compact_skip, Kernel::tiled_detour, Kernel::pilot_v1,   Kernel::pilot_v2,
-    Kernel::pilot_v3, Kernel::pilot_v3_5, Kernel::pilot_v4,   Kernel::pilot_v5};
+    Kernel::pilot_v3, Kernel::pilot_v3_5, Kernel::pilot_v4,   Kernel::pilot_v5, Kernel::pilot_v6};
 
 constexpr std::string_view name(Kernel k) { return kKernelNames[static_cast<size_t>(k)]; }
 constexpr bool is_pilot(Kernel k) { return k >= Kernel::pilot_v1; }
@@ -89,6 +89,7 @@ void run_kernel_with(Kernel k, F f, M mask, float* a, size_t n, Workspace& ws, c
     case Kernel::pilot_v3_5: return pilot([&](auto& obs) { pilot_v3_5(a, n, f, mask, ws, o, obs); });
     case Kernel::pilot_v4: return pilot([&](auto& obs) { pilot_v4(a, n, f, mask, ws, o, obs); });
     case Kernel::pilot_v5: return pilot([&](auto& obs) { pilot_v5(a, n, f, mask, ws, o, obs); });
+    case Kernel::pilot_v6: return pilot([&](auto& obs) { pilot_v6(a, n, f, mask, ws, o, obs); });
   }
 }
 

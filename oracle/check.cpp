@@ -29,6 +29,7 @@ std::string check_decisions(Kernel k, std::span<const float> input, const MaskSp
     case Kernel::pilot_v3_5: p = reference::Pilot::v3_5; break;
     case Kernel::pilot_v4: p = reference::Pilot::v4; break;
     case Kernel::pilot_v5: p = reference::Pilot::v5; break;
+    case Kernel::pilot_v6: p = reference::Pilot::v6; break;
     case Kernel::blend_verified: p = reference::Pilot::verified; break;
     default: return {};
   }
@@ -37,6 +38,7 @@ std::string check_decisions(Kernel k, std::span<const float> input, const MaskSp
   q.calib_len = o.calib_len, q.verify_blocks = o.verify_blocks, q.bail = o.bail, q.distrust = o.distrust;
   q.B = o.B, q.D = o.D, q.seed = o.seed, q.C = o.C, q.S = o.S, q.K = o.K, q.M = o.M;
   q.shrink = o.shrink, q.kappa = o.kappa, q.rho = o.rho;
+  q.v6_pieces = o.v6_pieces, q.v6_bail = o.v6_bail, q.v6_lo = o.v6_lo;
   if (o.d_max)
     q.d_max = *o.d_max;
   else if (k == Kernel::blend_verified)

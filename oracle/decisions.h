@@ -20,6 +20,10 @@
 //   - blend_verified: verify_blocks pieces of whole 16-element blocks, size / verify_blocks rounded down to 16
 //     and at least 16 (the last takes the rest; fewer pieces when size < 16 * verify_blocks), bail after a piece
 //     (not the last) whose count / length < bail * d_max, detour the rest; v5's chunks are the same pieces;
+//   - v6 (docs/pilot_v6.md): the probe; d_max < 0 (hi < 0): the dense branch; cnt > hi: blend_verified over
+//     min(v6_pieces, size / probe) pieces (at least 1), bailing after a piece (not the last) whose count / length
+//     < v6_bail * d_max, then compact_skip; lo6 <= cnt <= hi (lo6 = v6_lo * probe, truncated as the others):
+//     detour_skip, one run per piece, the same bail below v6_lo; cnt < lo6: compact_skip;
 //   - probed: the elements the probe read (the window, or v5's 32 per pair), 0 when the tile was not probed.
 #pragma once
 
@@ -61,6 +65,14 @@ inline constexpr double kRho = 1.35;
 inline constexpr size_t kMaxPairs = 32;
 }  // namespace v5
 
+// pilot_v6's constants (docs/pilot_v6.md's decision table): verified runs in 16 pieces, the blend bailing below
+// 1.2 d_max, detour_skip from a probe density of 0.5.
+namespace v6 {
+inline constexpr size_t kPieces = 16;
+inline constexpr double kBail = 1.2;
+inline constexpr double kLo = 0.5;
+}  // namespace v6
+
 // The options' values the decisions depend on (the article's by default) and the calibrated d_max.
 struct Params {
   size_t tile = article::kTile;
@@ -78,6 +90,10 @@ struct Params {
   uint64_t seed = 0;
   double C = v5::kC, S = v5::kS, K = v5::kK, M = v5::kM;
   double shrink = v5::kShrink, kappa = v5::kKappa, rho = v5::kRho;
+  // pilot_v6 only.
+  size_t v6_pieces = v6::kPieces;
+  double v6_bail = v6::kBail;
+  double v6_lo = v6::kLo;
 };
 
 // A fraction of the probe as a count: fraction * probe truncated toward zero, the fraction clamped to [-2, 2].
@@ -91,7 +107,7 @@ Limits limits(const Params& p);
 // The article's bsl_calibrate formula for a given time: t = max(1e-9, ns_per_register - B), d_max = 1 - (D - B)/t.
 double d_max_from_time(double ns_per_register, double B = article::kB, double D = article::kD);
 
-enum class Pilot : uint8_t { v1, v2, v3, v3_5, v4, v5, verified };  // verified: the registry's blend_verified
+enum class Pilot : uint8_t { v1, v2, v3, v3_5, v4, v5, v6, verified };  // verified: the registry's blend_verified
 
 // The trace a correct pilot produces on a selection (sel[i] != 0: element i selected), run for run and tile for
 // tile. `verified` is the registry's plain blend_verified: per tile verified blend, detour after a bail-out,

@@ -384,7 +384,7 @@ rc::Gen<Kernel> plain_kernel() {
 }
 rc::Gen<Kernel> pilot_kernel() {
   return rc::gen::element(Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3, Kernel::pilot_v3_5, Kernel::pilot_v4,
-                          Kernel::pilot_v5);
+                          Kernel::pilot_v5, Kernel::pilot_v6);
 }
 rc::Gen<Kernel> any_kernel() { return rc::gen::elementOf(kAllKernels); }
 rc::Gen<Fn> any_fn() {

@@ -81,15 +81,16 @@ struct TileModel {
 // The pilots' rules in counts, restated from the article and hunt::simulate (same thresholds, same integer
 // conversions). Outcome: a Strategy for the whole tile, or kVerified.
 constexpr int kVerified = 100;
+constexpr int kVerifiedDetour = 101;  // pilot_v6: detour_skip piece by piece
 struct Rules {
   Kernel pilot;
   PilotOptions o;
   double dm;
-  long long hi, xlo, lo;
+  long long hi, xlo, lo, lo6;
   explicit Rules(Kernel k, const PilotOptions& opt) : pilot(k), o(opt), dm(*opt.d_max) {
     const double p = static_cast<double>(o.probe);
     const auto conv = [&](double x) { return static_cast<long long>(std::min(2.0, std::max(-2.0, x)) * p); };
-    hi = conv(dm), xlo = conv(o.xlo), lo = conv(o.lo);
+    hi = conv(dm), xlo = conv(o.xlo), lo = conv(o.lo), lo6 = conv(o.v6_lo);
   }
   Strategy blend_branch(long long c) const { return c < xlo ? Strategy::blend_skip : Strategy::blend; }
   Strategy below_hi(long long c) const {
@@ -99,9 +100,12 @@ struct Rules {
     return static_cast<long long>(len == o.probe ? c : c * o.probe / len);
   }
   long long scaled(size_t c, size_t len) const { return static_cast<long long>(c * o.probe / len); }
-  // Judged by the probe (v2, v3, v3.5, v4 trusting it).
+  // Judged by the probe (v2, v3, v3.5, v4 trusting it, v6).
   int probe_outcome(long long c) const {
     switch (pilot) {
+      case Kernel::pilot_v6:
+        return hi < 0 ? static_cast<int>(blend_branch(c)) : c > hi ? kVerified : c >= lo6 ? kVerifiedDetour
+                                                                                        : static_cast<int>(Strategy::compact_skip);
       case Kernel::pilot_v2:
         return static_cast<int>(c > hi ? blend_branch(c) : c < xlo ? Strategy::detour_skip : Strategy::detour);
       case Kernel::pilot_v3: return static_cast<int>(c > hi ? blend_branch(c) : below_hi(c));
@@ -115,9 +119,11 @@ struct Rules {
   }
   // The verified blend's piece bails when cur / len < bail * d_max (the same double expression): the least
   // count that does not bail.
-  size_t no_bail_from(size_t len) const {
+  size_t no_bail_from(size_t len) const { return least_not_below(len, o.bail * dm); }
+  // The least count c in [0, len] with !(c / len < floor) (the same double expression as the kernels), else len + 1.
+  static size_t least_not_below(size_t len, double floor) {
     for (size_t c = 0; c <= len; ++c)
-      if (!(static_cast<double>(c) / static_cast<double>(len) < o.bail * dm)) return c;
+      if (!(static_cast<double>(c) / static_cast<double>(len) < floor)) return c;
     return len + 1;
   }
 };
@@ -145,6 +151,71 @@ struct Classes {
   int cls(long long p) const { return of[static_cast<size_t>(std::clamp<long long>(p, 0, static_cast<long long>(of.size()) - 1))]; }
 };
 
+
+// pilot_v6's verified branch for a tile of `blocks` blocks whose probe covers its first pb blocks: the strategy
+// (the verified blend, or detour_skip with each piece its own run) piece by piece in the kernels' VerifyPieces of
+// (size, min(v6_pieces, size / probe) or 1), after a piece but the last whose count is below its least non-bailing
+// count compact_skip to the tile's end. The probe's stage is the head of piece 0 (the same run), keeping the count.
+void add_verified_v6(TileModel& t, const Rules& r, const CostModel& m, Fn f, size_t blocks, size_t pb,
+                     const std::function<long long(size_t)>& member, size_t Kp, bool blend) {
+  const size_t size = blocks * 16;
+  const size_t np = std::max<size_t>(1, std::min(r.o.v6_pieces, size / r.o.probe));
+  const size_t len = std::max<size_t>(16, size / np / 16 * 16);
+  const size_t nb = std::min(np, (size + len - 1) / len), lb = len / 16;
+  const Strategy s = blend ? Strategy::blend_verified : Strategy::detour_skip;
+  const size_t thr = Rules::least_not_below(len, blend ? r.o.v6_bail * r.dm : r.o.v6_lo);
+  const double e4 = 4 * terms(m, f, s).expand_any;  // detour_skip's expand per block of a run that selects
+  const auto piece_end = [=](size_t k) { return k + 1 == nb ? blocks : (k + 1) * lb; };
+  const size_t head = t.stages.size();
+  const bool split = pb < piece_end(0);
+  const size_t first = head + (split ? 1 : 0);        // the stage that ends piece 0
+  const size_t pieces_from = first + 1;               // piece k >= 1: stage pieces_from + k - 1
+  const size_t fallback_from = pieces_from + (nb - 1);  // after piece k bails: stage fallback_from + k
+  const auto after_piece = [=](size_t k) {
+    const size_t piece_blocks = piece_end(k) - (k == 0 ? 0 : k * lb);
+    return [=](size_t c, const Emit& emit) {
+      const double extra = c > 0 ? static_cast<double>(piece_blocks) * e4 : 0.0;
+      if (k + 1 == nb) emit(-1, 0, extra);
+      else if (c < thr) emit(static_cast<int>(fallback_from + k), 0, extra);
+      else emit(static_cast<int>(pieces_from + k), 0, extra);
+    };
+  };
+  const size_t need = nb == 1 ? 1 : std::max<size_t>(thr, 1);
+  Stage a;
+  a.b0 = 0, a.b1 = split ? pb : piece_end(0), a.s = s;
+  a.ctr.K = std::max(Kp, need), a.ctr.residue = !blend;
+  if (split) {
+    a.route = [=](size_t c, const Emit& emit) {
+      if (member(c)) emit(static_cast<int>(head + 1), c, 0.0);
+    };
+    t.stages.push_back(a);
+    Stage b;
+    b.b0 = pb, b.b1 = piece_end(0), b.s = s, b.run_start = false;
+    b.ctr.K = need, b.ctr.residue = !blend;
+    b.route = after_piece(0);
+    t.stages.push_back(b);
+  } else {
+    const auto next = after_piece(0);
+    a.route = [=](size_t c, const Emit& emit) {
+      if (member(c)) next(c, emit);
+    };
+    t.stages.push_back(a);
+  }
+  for (size_t k = 1; k < nb; ++k) {
+    Stage p;
+    p.b0 = k * lb, p.b1 = piece_end(k), p.s = s, p.run_start = !blend;  // a blend piece continues the verified run
+    p.ctr.K = k + 1 == nb ? 1 : need, p.ctr.residue = !blend;
+    p.route = after_piece(k);
+    t.stages.push_back(p);
+  }
+  for (size_t k = 0; k + 1 < nb; ++k) {
+    Stage d;
+    d.b0 = piece_end(k), d.b1 = blocks, d.s = Strategy::compact_skip;
+    d.ctr.K = 1;
+    d.route = [](size_t, const Emit& emit) { emit(-1, 0, 0.0); };
+    t.stages.push_back(d);
+  }
+}
 
 // The stages of one tile of `blocks` blocks. mode 0: v1 (no probe) or judged by the probe; mode 1 + k: v4 judged
 // by prev of class k. Labels: v4 probe mode 0 = no bail, 1 + k = bailed with the rest's class k; v4 prev mode: the
@@ -190,6 +261,10 @@ TileModel build_tile(const Rules& r, const Classes& cl, const CostModel& m, Fn f
   for (const int oc : outcomes) {
     const auto member = [=](size_t c) { return static_cast<long long>(r.probe_outcome(r.scaled_probe(c, plen)) == oc); };
     const size_t Kp = cap_for(plen, 1, member);
+    if (r.pilot == Kernel::pilot_v6 && (oc == kVerified || oc == kVerifiedDetour)) {
+      add_verified_v6(t, r, m, f, blocks, pb, member, Kp, oc == kVerified);
+      continue;
+    }
     if (oc != kVerified) {
       const Strategy s = static_cast<Strategy>(oc);
       const size_t head = t.stages.size();
@@ -767,7 +842,7 @@ std::string bound_unsupported(Kernel pilot, const PilotOptions& o, size_t n) {
     return "pilot_v5 plans each chunk from 16 blocks spread over the whole tile, read before the tile runs: the "
            "bound's left-to-right program does not carry them (the hunt's seed-aware column and `maskapply floor` "
            "bound its worst case from below)";
-  if (pilot < Kernel::pilot_v1 || pilot > Kernel::pilot_v5) return "not a pilot";
+  if (pilot < Kernel::pilot_v1 || pilot > Kernel::pilot_v6) return "not a pilot";
   if (const std::string e = o.validate(); !e.empty()) return e;
   if (!o.d_max) return "the options need an injected d_max";
   const size_t region = std::min(n, o.calib_blocks * o.calib_len);

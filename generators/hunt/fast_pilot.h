@@ -126,7 +126,8 @@ inline size_t verify_count(size_t size, size_t blocks) {
 }
 
 // The pilots the hunt knows, in order.
-inline constexpr std::array<Kernel, 6> kPilots{Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3,
-                                               Kernel::pilot_v3_5, Kernel::pilot_v4, Kernel::pilot_v5};
+inline constexpr std::array<Kernel, 7> kPilots{Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3,
+                                               Kernel::pilot_v3_5, Kernel::pilot_v4, Kernel::pilot_v5,
+                                               Kernel::pilot_v6};
 
 }  // namespace maskapply::gen::hunt

@@ -34,13 +34,15 @@ struct DoubleField {
 };
 constexpr SizeField kSizes[] = {{"tile", &PilotOptions::tile},          {"probe", &PilotOptions::probe},
                                 {"calib_blocks", &PilotOptions::calib_blocks}, {"calib_len", &PilotOptions::calib_len},
-                                {"verify_blocks", &PilotOptions::verify_blocks}, {"distrust", &PilotOptions::distrust}};
+                                {"verify_blocks", &PilotOptions::verify_blocks}, {"distrust", &PilotOptions::distrust},
+                                {"v6_pieces", &PilotOptions::v6_pieces}};
 constexpr DoubleField kDoubles[] = {{"xlo", &PilotOptions::xlo},     {"lo", &PilotOptions::lo},
                                     {"B", &PilotOptions::B},         {"D", &PilotOptions::D},
                                     {"bail", &PilotOptions::bail},   {"C", &PilotOptions::C},
                                     {"S", &PilotOptions::S},         {"K", &PilotOptions::K},
                                     {"M", &PilotOptions::M},         {"shrink", &PilotOptions::shrink},
-                                    {"kappa", &PilotOptions::kappa}, {"rho", &PilotOptions::rho}};
+                                    {"kappa", &PilotOptions::kappa}, {"rho", &PilotOptions::rho},
+                                    {"v6_bail", &PilotOptions::v6_bail}, {"v6_lo", &PilotOptions::v6_lo}};
 
 std::string g17(double x) {
   char buf[64];

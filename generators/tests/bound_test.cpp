@@ -38,7 +38,7 @@ bool emulated() {
 PilotOptions small_options(const CostModel& m, const Case& c) {
   PilotOptions o;
   o.tile = c.tile, o.probe = 16, o.xlo = 0.1, o.lo = 0.3, o.calib_blocks = 0, o.verify_blocks = c.verify_blocks;
-  o.distrust = c.distrust;
+  o.distrust = c.distrust, o.v6_pieces = c.verify_blocks, o.v6_lo = 0.3;
   o = model_options(m, c.f, o);
   o.d_max = c.d_max;
   return o;
@@ -75,6 +75,9 @@ TEST(Bound, isAtLeastTheRegretOfEveryBlockSummarySequenceAndItsWitnessReachesIt)
       {"v4 pow10, 3 tiles of 32, distrust 3", Kernel::pilot_v4, Fn::pow10, 0.45, 32, 96, 2, 3, 1},
       // A probe of one block in four: judged by prev after a bail, the tile can be fooled whole.
       {"v4 fma13, 2 tiles of 64, distrust 2", Kernel::pilot_v4, Fn::fma13, 0.45, 64, 128, 2, 2, 2},
+      {"v6 sin35, 1 tile of 64, 4 pieces", Kernel::pilot_v6, Fn::sin35, 0.45, 64, 64, 4, 16, 0},
+      {"v6 pow10, tiles of 32 and a short last one", Kernel::pilot_v6, Fn::pow10, 0.45, 32, 48, 2, 16, 0},
+      {"v6 sqrt, d_max < 0", Kernel::pilot_v6, Fn::sqrt, -1.0, 32, 64, 2, 16, 0},
   };
   const auto all = every_summary();
   ASSERT_EQ(all.size(), 35u);
@@ -152,6 +155,8 @@ TEST(Bound, modelsEachSequencesPilotAndOracleCostAsTheScorerDoes) {
       {"v3_5 fma13, 2 tiles of 64, 4 verify pieces", Kernel::pilot_v3_5, Fn::fma13, 0.45, 64, 128, 4, 16, 0},
       {"v4 fma13, 4 tiles of 64, distrust 2", Kernel::pilot_v4, Fn::fma13, 0.45, 64, 256, 2, 2, 0},
       {"v4 pow10, 5 tiles of 32, distrust 3", Kernel::pilot_v4, Fn::pow10, 0.45, 32, 160, 2, 3, 0},
+      {"v6 sin10, 2 tiles of 64, 4 pieces", Kernel::pilot_v6, Fn::sin10, 0.45, 64, 128, 4, 16, 0},
+      {"v6 fma13, tiles of 64 and a short last one of 32", Kernel::pilot_v6, Fn::fma13, 0.7, 64, 160, 4, 16, 0},
   };
   const auto all = every_summary();
   const CostModel m = CostModel::m5();

@@ -188,6 +188,7 @@ nlohmann::ordered_json options_json(const PilotOptions& o) {
   j["d_max"] = o.d_max ? nlohmann::json(*o.d_max) : nlohmann::json(nullptr);
   j["seed"] = o.seed, j["C"] = o.C, j["S"] = o.S, j["K"] = o.K, j["M"] = o.M;
   j["shrink"] = o.shrink, j["kappa"] = o.kappa, j["rho"] = o.rho;
+  j["v6_pieces"] = o.v6_pieces, j["v6_bail"] = o.v6_bail, j["v6_lo"] = o.v6_lo;
   return j;
 }
 

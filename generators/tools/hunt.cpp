@@ -35,8 +35,8 @@ std::vector<Kernel> parse_pilots(const std::string& list) {
     std::replace(s.begin(), s.end(), '.', '_');
     const auto k = kernel_from_name(s);
     if (!k || !is_pilot(*k)) {
-      throw Usage("unknown pilot '" + s + "' (known: pilot_v1, pilot_v2, pilot_v3, pilot_v3_5, pilot_v4, pilot_v5, or v1 .. "
-                  "v5, v3_5, or all)");
+      throw Usage("unknown pilot '" + s + "' (known: pilot_v1, pilot_v2, pilot_v3, pilot_v3_5, pilot_v4, pilot_v5, pilot_v6, or v1 .. "
+                  "v6, v3_5, or all)");
     }
     out.push_back(*k);
   }

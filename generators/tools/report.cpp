@@ -35,7 +35,7 @@ const std::vector<std::string> kDefaultFamilies = [] {
 }();
 
 const std::vector<Kernel> kPilotList{Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3, Kernel::pilot_v3_5,
-                                     Kernel::pilot_v4, Kernel::pilot_v5};
+                                     Kernel::pilot_v4, Kernel::pilot_v5, Kernel::pilot_v6};
 
 // One input: its data and the f and thd to run it with.
 struct Case {

@@ -13,8 +13,9 @@ namespace maskapply::test {
 inline constexpr std::array<Kernel, 8> kPlainKernels{Kernel::blend,   Kernel::blend_skip,  Kernel::blend_verified,
                                                     Kernel::detour,  Kernel::detour_skip, Kernel::compact,
                                                     Kernel::compact_skip, Kernel::tiled_detour};
-inline constexpr std::array<Kernel, 6> kPilots{Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3,
-                                              Kernel::pilot_v3_5, Kernel::pilot_v4, Kernel::pilot_v5};
+inline constexpr std::array<Kernel, 7> kPilots{Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3,
+                                              Kernel::pilot_v3_5, Kernel::pilot_v4, Kernel::pilot_v5,
+                                              Kernel::pilot_v6};
 
 // Runs the check and turns a failure into a gtest failure carrying the whole reproduction line.
 inline testing::CheckResult expect_matches_oracle(Kernel k, Fn f, const MaskSpec& m, std::span<const float> in,

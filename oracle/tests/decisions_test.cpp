@@ -57,6 +57,13 @@ TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
   EXPECT_EQ(p.shrink, o.shrink);
   EXPECT_EQ(p.kappa, o.kappa);
   EXPECT_EQ(p.rho, o.rho);
+  // pilot_v6's (docs/pilot_v6.md).
+  EXPECT_EQ(o.v6_pieces, 16u);
+  EXPECT_EQ(o.v6_bail, 1.2);
+  EXPECT_EQ(o.v6_lo, 0.5);
+  EXPECT_EQ(p.v6_pieces, o.v6_pieces);
+  EXPECT_EQ(p.v6_bail, o.v6_bail);
+  EXPECT_EQ(p.v6_lo, o.v6_lo);
 }
 
 struct Hand {
@@ -164,6 +171,7 @@ Params params(const PilotOptions& o) {
   p.d_max = *o.d_max;
   p.B = o.B, p.D = o.D, p.seed = o.seed, p.C = o.C, p.S = o.S, p.K = o.K, p.M = o.M;
   p.shrink = o.shrink, p.kappa = o.kappa, p.rho = o.rho;
+  p.v6_pieces = o.v6_pieces, p.v6_bail = o.v6_bail, p.v6_lo = o.v6_lo;
   return p;
 }
 
@@ -216,6 +224,46 @@ TEST(Decisions, ABailAtEachVerifyBlockStopsThereAndDetoursTheRest) {
       ASSERT_EQ(got.tiles.size(), 1u);
       EXPECT_EQ(got.tiles[0].bail, bails ? 16 * (block + 1) : kNoBail);
     }
+}
+
+TEST(Decisions, V6VerifiesEachBranchPieceByPieceAndFallsBackToCompactSkip) {
+  // Small options with 4 pieces of 16 (min(4, 64 / 16)): hi = 8, lo = 6 (0.4). Above hi the verified blend bails
+  // after a piece below 1.2 * 0.5 = 0.6 (9 of 16 = 0.5625 bails, 10 = 0.625 does not); from lo to hi detour_skip
+  // one run per piece, bailing below 0.4 (6 of 16 = 0.375 bails, 7 = 0.4375 does not); below lo compact_skip.
+  PilotOptions o = small();
+  o.v6_pieces = 4, o.v6_lo = 0.4;
+  using S = Strategy;
+  struct Row {
+    size_t probe, piece1;
+    std::vector<maskapply::Run> want;
+  };
+  const std::vector<Row> rows{
+      {16, 10, {{0, 64, S::blend_verified}}},
+      {16, 9, {{0, 32, S::blend_verified}, {32, 64, S::compact_skip}}},
+      {9, 16, {{0, 16, S::blend_verified}, {16, 64, S::compact_skip}}},
+      {8, 7, {{0, 16, S::detour_skip}, {16, 32, S::detour_skip}, {32, 48, S::detour_skip}, {48, 64, S::detour_skip}}},
+      {7, 6, {{0, 16, S::detour_skip}, {16, 32, S::detour_skip}, {32, 64, S::compact_skip}}},
+      {6, 16, {{0, 16, S::detour_skip}, {16, 64, S::compact_skip}}},
+      {5, 16, {{0, 64, S::compact_skip}}},
+  };
+  for (const Row& r : rows) {
+    std::vector<uint8_t> sel(64, 1);
+    for (size_t i = 0; i < 16; ++i) sel[i] = i < r.probe, sel[16 + i] = i < r.piece1;
+    const Trace got = kernel_trace(Kernel::pilot_v6, sel, o);
+    EXPECT_EQ(got.runs, r.want) << "probe " << r.probe << ", piece 1 " << r.piece1;
+    EXPECT_EQ(compare(decide(Pilot::v6, sel, params(o)), got), "") << "probe " << r.probe << ", piece 1 " << r.piece1;
+  }
+  // A piece exactly at the floor does not bail (the kernels' `<`): 6 of 16 = 0.375 with v6_lo = 0.375.
+  o.v6_lo = 0.375;
+  std::vector<uint8_t> eq(64, 1);
+  for (size_t i = 0; i < 16; ++i) eq[i] = i < 8, eq[16 + i] = i < 6;  // probe 8: from lo6 = 6 to hi = 8
+  EXPECT_EQ(strategies(kernel_trace(Kernel::pilot_v6, eq, o)), std::vector<S>(4, S::detour_skip));
+  EXPECT_EQ(strategies(decide(Pilot::v6, eq, params(o))), std::vector<S>(4, S::detour_skip));
+  // d_max < 0: the article's blend branch.
+  o.d_max = -0.5;
+  std::vector<uint8_t> sel(64, 0);
+  EXPECT_EQ(kernel_trace(Kernel::pilot_v6, sel, o).runs, (std::vector<maskapply::Run>{{0, 64, S::blend_skip}}));
+  EXPECT_EQ(decide(Pilot::v6, sel, params(o)).runs, (std::vector<maskapply::Run>{{0, 64, S::blend_skip}}));
 }
 
 TEST(Decisions, V4DistrustsTheProbeForDistrustMinusOneTilesThenTrustsItAgain) {

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+// pilot_v6's design by measurement (docs/pilot_v6.md, "Rules tried"): for each f under m5 at n = 147 456, its
+// certified bound (bisection of the bound's F(lambda) to 2^-14, no witness) and its worst model cost over the best
+// of v1-v4 on uniform random selections (densities 0.005-1, seeds 1 and 2). Options from the environment:
+// X_VB=v6_pieces X_BAIL=v6_bail X_LOD=v6_lo; X_NOBOUND=1 or X_NOPLAIN=1 skip a part.
+//   X_LOD=0.3 build/x86/generators/maskapply_v6_explore
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include "bound.h"
+#include "regret.h"
+#include "search.h"
+using namespace maskapply; using namespace maskapply::gen; using namespace maskapply::gen::hunt;
+constexpr size_t kU = 8192 + 94 * 4096;
+PilotOptions opts(const CostModel& m, Fn f) {
+  PilotOptions o = model_options(m, f);
+  if (getenv("X_VB")) o.v6_pieces = atol(getenv("X_VB"));
+  if (getenv("X_BAIL")) o.v6_bail = atof(getenv("X_BAIL"));
+  if (getenv("X_LOD")) o.v6_lo = atof(getenv("X_LOD"));
+  return o;
+}
+int main() {
+  const CostModel m = CostModel::m5();
+  const size_t n = 147456;
+  const bool bound = !getenv("X_NOBOUND"), plain = !getenv("X_NOPLAIN");
+  for (size_t fi = 0; fi < 6; ++fi) {
+    const Fn f = static_cast<Fn>(fi);
+    const PilotOptions o = opts(m, f);
+    printf("%s:", std::string(kFnNames[fi]).c_str());
+    if (bound) {
+      double lo = 1, hi = 20;
+      for (int it = 0; it < 14; ++it) { double mid = (lo + hi) / 2; (bound_objective(Kernel::pilot_v6, f, m, o, n, mid) > 0 ? lo : hi) = mid; }
+      printf(" bound %.3f", hi);
+    }
+    if (plain) {
+      double worst = 0, wd = 0;
+      for (double d : {0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0})
+        for (uint64_t seed : {1, 2}) {
+          char text[128];
+          std::snprintf(text, sizeof text, "period %zu\nseed %llu\nseg rest:~%.17g\n", kU, (unsigned long long)seed, d);
+          Summary s; s.assign(parse_pattern(text).pattern(), kU);
+          double best = 1e300;
+          for (Kernel k : kPilots) if (k < Kernel::pilot_v5) best = std::min(best, Scorer(k, f, m).score(s).pilot_cost);
+          const double r = Scorer(Kernel::pilot_v6, f, m, o).score(s).pilot_cost / best;
+          if (r > worst) worst = r, wd = d;
+        }
+      printf(" plain %.4f@%g", worst, wd);
+    }
+    printf(" |"); fflush(stdout);
+  }
+  printf("\n");
+}

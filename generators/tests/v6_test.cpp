@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+// pilot_v6 (docs/pilot_v6.md) against the pilots it was designed to beat, on the model: its certified bound (the
+// bound's own program, generators/hunt/bound.cpp, exact on the small settings of generators_bound_test) below
+// every certified bound of v1, v2, v3 and v3.5 for every f with d_max >= 0, and equal to v3.5's for sqrt (d_max < 0:
+// the same blend branch); its model cost on uniform random selections within its measured ceiling over the best of
+// v1-v4 (the issue's 3 % is not reached at densities 0.02-0.1, docs/pilot_v6.md says why); the article's three
+// countertests under their f within their measured ceilings.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "bound.h"
+#include "pattern_file.h"
+#include "search.h"
+
+namespace maskapply::gen::hunt {
+namespace {
+
+constexpr Fn kFns[] = {Fn::sqrt, Fn::frfrexp, Fn::sin35, Fn::sin10, Fn::pow10, Fn::fma13};
+
+// Five decided tiles after the article's calibration region: the tile programs are what the bound costs.
+constexpr size_t kBoundN = 8192 + 5 * 4096;
+
+double certified(Kernel k, Fn f) {
+  const CostModel m = CostModel::m5();
+  return regret_bound(k, f, m, model_options(m, f), kBoundN).bound;
+}
+
+TEST(PilotV6, IsCertifiedBelowEveryCertifiedV1ToV3_5ForEveryFWithDmaxAtLeastZero) {
+  const CostModel m = CostModel::m5();
+  for (const Fn f : kFns) {
+    const double v6 = certified(Kernel::pilot_v6, f);
+    double best = 1e300;
+    Kernel arg = Kernel::pilot_v1;
+    for (const Kernel k : {Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3, Kernel::pilot_v3_5}) {
+      const double b = certified(k, f);
+      if (b < best) best = b, arg = k;
+    }
+    std::printf("%-8s pilot_v6 certified %.4f, best of v1-v3.5 %.4f (%s), n = %zu\n", std::string(name(f)).c_str(),
+                v6, best, std::string(name(arg)).c_str(), kBoundN);
+    if (m.d_max(f) < 0)
+      EXPECT_NEAR(v6, certified(Kernel::pilot_v3_5, f), 1e-9) << name(f) << ": d_max < 0 is v3.5's blend branch";
+    else
+      EXPECT_LT(v6, best) << name(f) << " (rerun: maskapply hunt --pilot v6," << name(arg) << " --f " << name(f)
+                          << " --n " << kBoundN << " --seconds 0 --budget 0)";
+  }
+}
+
+// The uniform random selection at density d from seed (every element selected with probability d).
+Summary uniform(double d, uint64_t seed, size_t n) {
+  char text[128];
+  std::snprintf(text, sizeof text, "period %zu\nseed %llu\nseg rest:~%.17g\n", n, static_cast<unsigned long long>(seed), d);
+  const ParseResult p = parse_pattern(text);
+  EXPECT_TRUE(p) << text;
+  Summary s;
+  s.assign(p.pattern(), n);
+  return s;
+}
+
+TEST(PilotV6, CostsAtMost30PercentOverTheBestOfV1ToV4OnUniformRandomSelections) {
+  // Measured worst: 1.2901 (fma13, density 0.05); outside 0.02 .. 0.15 at most 1.16 (docs/pilot_v6.md).
+  constexpr size_t n = 8192 + 94 * 4096;
+  const CostModel m = CostModel::m5();
+  double worst = 0;
+  for (const Fn f : kFns)
+    for (const double d : {0.0, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 1.0})
+      for (const uint64_t seed : {1, 2}) {
+        const Summary s = uniform(d, seed, n);
+        double best = 1e300;
+        for (const Kernel k : kPilots)
+          if (k < Kernel::pilot_v5) best = std::min(best, Scorer(k, f, m).score(s).pilot_cost);
+        const double r = Scorer(Kernel::pilot_v6, f, m).score(s).pilot_cost / best;
+        worst = std::max(worst, r);
+        EXPECT_LE(r, 1.30) << name(f) << " density " << d << " seed " << seed;
+      }
+  std::printf("pilot_v6 on uniform random selections: worst %.4f x the best of v1-v4\n", worst);
+}
+
+TEST(PilotV6, TheArticlesCountertestsStayWithinTheirMeasuredCeilings) {
+  struct Case {
+    const char* file;
+    Fn f;
+    double ceiling;  // issue 29: 1.10 (measured 1.0121, 1.0236, 1.0695)
+  };
+  const Case cases[] = {{"article-step-pilot_v3-pow10.pattern", Fn::pow10, 1.10},
+                        {"article-offset390-pilot_v3_5-pow10.pattern", Fn::pow10, 1.10},
+                        {"article-cycle17-pilot_v4-fma13.pattern", Fn::fma13, 1.10}};
+  const CostModel m = CostModel::m5();
+  for (const Case& c : cases) {
+    std::ifstream in(std::string(MASKAPPLY_COUNTERTESTS_DIR) + "/" + c.file);
+    ASSERT_TRUE(in) << c.file;
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const ParseResult p = parse_pattern(ss.str());
+    ASSERT_TRUE(p) << c.file;
+    Summary s;
+    s.assign(p.pattern(), p.pattern().length);
+    const double r = Scorer(Kernel::pilot_v6, c.f, m).score(s).regret;
+    std::printf("%s under %s: pilot_v6 model regret %.4f\n", c.file, std::string(name(c.f)).c_str(), r);
+    EXPECT_LE(r, c.ceiling) << c.file;
+  }
+}
+
+}  // namespace
+}  // namespace maskapply::gen::hunt
