@@ -381,12 +381,11 @@ double floor_oracle_charge(Fn f, const CostModel& m, const PilotOptions& o, std:
   return *std::min_element(cur.begin(), cur.end());
 }
 
-FloorPlay floor_play(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
-                     const std::optional<FloorAction>& fixed_action) {
-  if (const std::string why = floor_unsupported(o, n); !why.empty()) throw std::invalid_argument(why);
-  const Game g(f, m, o, n);
-  std::vector<std::vector<double>> all;
-  g.value(lambda, &all);
+namespace {
+
+// One play of the game at lambda over the values all (Game::value's), as floor_play describes it.
+FloorPlay play_game(const Game& g, const PilotOptions& o, size_t n, double lambda,
+                    const std::vector<std::vector<double>>& all, const std::optional<FloorAction>& fixed_action) {
   size_t menu = 0;
   if (fixed_action)
     while (kMenu[menu] != fixed_action->s) ++menu;
@@ -444,6 +443,29 @@ FloorPlay floor_play(Fn f, const CostModel& m, const PilotOptions& o, size_t n, 
     p = ans.p2, os = ans.o2, pe = ans.c.a == 0;
   }
   return play;
+}
+
+
+}  // namespace
+
+FloorPlay floor_play(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
+                     const std::optional<FloorAction>& fixed_action) {
+  if (const std::string why = floor_unsupported(o, n); !why.empty()) throw std::invalid_argument(why);
+  const Game g(f, m, o, n);
+  std::vector<std::vector<double>> all;
+  g.value(lambda, &all);
+  return play_game(g, o, n, lambda, all, fixed_action);
+}
+
+std::vector<FloorPlay> floor_plays(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
+                                   const std::vector<FloorAction>& fixed_actions) {
+  if (const std::string why = floor_unsupported(o, n); !why.empty()) throw std::invalid_argument(why);
+  const Game g(f, m, o, n);
+  std::vector<std::vector<double>> all;
+  g.value(lambda, &all);
+  std::vector<FloorPlay> plays;
+  for (const FloorAction& x : fixed_actions) plays.push_back(play_game(g, o, n, lambda, all, x));
+  return plays;
 }
 
 }  // namespace maskapply::gen::hunt

@@ -74,5 +74,8 @@ struct FloorPlay {
 };
 FloorPlay floor_play(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
                      const std::optional<FloorAction>& fixed_action = std::nullopt);
+// The same for several fixed actions, over one program (the values of every block are kept: for small n).
+std::vector<FloorPlay> floor_plays(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
+                                   const std::vector<FloorAction>& fixed_actions);
 
 }  // namespace maskapply::gen::hunt
