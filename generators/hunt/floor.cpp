@@ -381,6 +381,36 @@ double floor_oracle_charge(Fn f, const CostModel& m, const PilotOptions& o, std:
   return *std::min_element(cur.begin(), cur.end());
 }
 
+double floor_pilot_charge(Fn f, const CostModel& m, const PilotOptions& o, std::span<const uint8_t> sel,
+                          std::span<const Run> runs) {
+  if (const std::string why = floor_unsupported(o, sel.size()); !why.empty()) throw std::invalid_argument(why);
+  const Game g(f, m, o, sel.size());
+  const size_t region = o.calib_blocks * o.calib_len;
+  double charge = 0;
+  size_t p = PB, b = 0;
+  bool pe = false;
+  for (const Run& r : runs) {
+    if (r.begin != region + 16 * b || r.end <= r.begin || r.end > sel.size() || (r.end - r.begin) % 16 != 0)
+      throw std::invalid_argument("floor_pilot_charge: runs must cover the decided blocks in order, block-aligned");
+    size_t menu = 0;
+    while (menu < kMenu.size() && kMenu[menu] != r.strategy) ++menu;
+    if (menu == kMenu.size()) throw std::invalid_argument("floor_pilot_charge: a strategy off the game's menu");
+    for (size_t at = r.begin; at < r.end; at += 16, ++b) {
+      Content c;
+      for (unsigned k = 0; k < 4; ++k) {
+        unsigned q = 0;
+        for (unsigned i = 0; i < 4; ++i) q += sel[at + 4 * k + i] != 0;
+        c.a += q, c.ne += q != 0;
+      }
+      size_t p2 = 0;
+      charge += g.pilot_cost(Action{menu, at != r.begin, false}, p, pe, c, p2);
+      p = p2, pe = c.a == 0;
+    }
+  }
+  if (b != g.blocks) throw std::invalid_argument("floor_pilot_charge: runs must cover the decided blocks");
+  return charge;
+}
+
 namespace {
 
 // One play of the game at lambda over the values all (Game::value's), as floor_play describes it.

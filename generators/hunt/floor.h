@@ -57,6 +57,12 @@ double floor_value(Fn f, const CostModel& m, const PilotOptions& o, size_t n, do
 // The game charges each oracle schedule its model cost, so this is the regret's oracle cost of sel's decided blocks.
 double floor_oracle_charge(Fn f, const CostModel& m, const PilotOptions& o, std::span<const uint8_t> sel);
 
+// For tests: what the game charges a pilot that plays runs (element offsets covering the decided blocks in
+// order, block-aligned; a run's blocks after its first continue it) on sel, reading nothing ahead: the model's cost
+// of the runs but for a detour or detour_skip run's expand over its blocks before its first selected one.
+double floor_pilot_charge(Fn f, const CostModel& m, const PilotOptions& o, std::span<const uint8_t> sel,
+                          std::span<const Run> runs);
+
 // For tests: a play of the game at lambda. The adversary answers as the game's maximizer; the pilot plays either
 // one fixed action on every block (FloorAction) or, without one, the game's minimizer (the best pilot the game
 // knows). The selection (one byte per element), the pilot's runs over the decided blocks and the blocks it peeked.
