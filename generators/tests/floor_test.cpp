@@ -82,28 +82,40 @@ TEST(PilotFloor, EveryFixedActionPilotIsAnsweredWithASelectionAboveTheFloor) {
   }
 }
 
+// The settings of the exactness checks: tiles of 4 blocks after a calibration region of 2 (many tile edges), and
+// the article's options over small_n().
+std::vector<std::pair<PilotOptions, size_t>> exactness_settings() {
+  PilotOptions small_tiles;
+  small_tiles.tile = 64, small_tiles.probe = 16, small_tiles.calib_blocks = 1, small_tiles.calib_len = 32;
+  return {{small_tiles, size_t{32 + 64 * 6}}, {PilotOptions{}, small_n()}};
+}
+
+// A random selection of n elements, its decided blocks drawn in runs (1 .. max_run blocks) of one selected count,
+// empty, full or any, spread over the registers: the packed pass's count lands on every residue.
+std::vector<uint8_t> random_runs_selection(std::mt19937_64& rng, const PilotOptions& o, size_t n, size_t max_run) {
+  std::vector<uint8_t> sel(n, 0);
+  for (size_t b = o.calib_blocks * o.calib_len / 16; b < n / 16;) {
+    const unsigned kind = static_cast<unsigned>(rng() % 4);
+    const unsigned a = kind == 0 ? 0 : kind == 1 ? 16 : static_cast<unsigned>(rng() % 17);
+    const size_t len = 1 + rng() % max_run;
+    for (size_t k = 0; k < len && b < n / 16; ++k, ++b)
+      for (unsigned i = 0; i < a; ++i) sel[16 * b + (i * 7) % 16] = 1;
+  }
+  return sel;
+}
+
 // The game's oracle, at its cheapest over its moves, is the regret's oracle (no more, no less) on random
 // selections: blocks drawn in runs of one (selected count, non-empty registers), often empty or full, so that the
 // packed pass's count lands on every residue and runs meet tile edges.
 TEST(PilotFloor, TheGamesOracleChargesExactlyTheRegretsOracleCost) {
   const CostModel m = CostModel::m5();
-  PilotOptions small_tiles;  // tiles of 4 blocks after a calibration region of 2
-  small_tiles.tile = 64, small_tiles.probe = 16, small_tiles.calib_blocks = 1, small_tiles.calib_len = 32;
   const uint64_t seed = 29;
   std::mt19937_64 rng(seed);
-  for (const auto& [o, n] : {std::pair{small_tiles, size_t{32 + 64 * 6}}, std::pair{PilotOptions{}, small_n()}})
+  for (const auto& [o, n] : exactness_settings())
     for (const Fn f : {Fn::sqrt, Fn::sin35, Fn::pow10, Fn::fma13}) {
       const int draws = emulated() ? 10 : o.tile == 64 ? 300 : 30;
       for (int d = 0; d < draws; ++d) {
-        std::vector<uint8_t> sel(n, 0);
-        const size_t region = o.calib_blocks * o.calib_len;
-        for (size_t b = region / 16; b < n / 16;) {
-          const unsigned kind = static_cast<unsigned>(rng() % 4);
-          const unsigned a = kind == 0 ? 0 : kind == 1 ? 16 : static_cast<unsigned>(rng() % 17);
-          const size_t len = 1 + rng() % (o.tile == 64 ? 6 : 40);
-          for (size_t k = 0; k < len && b < n / 16; ++k, ++b)
-            for (unsigned i = 0; i < a; ++i) sel[16 * b + (i * 7) % 16] = 1;  // spread over the registers
-        }
+        const std::vector<uint8_t> sel = random_runs_selection(rng, o, n, o.tile == 64 ? 6 : 40);
         const double game = floor_oracle_charge(f, m, o, sel), exact = exact_oracle(m, f, o, sel);
         ASSERT_NEAR(game, exact, 1e-9 * exact) << name(f) << " tile " << o.tile << " draw " << d << " (seed " << seed
                                                << ", std::mt19937_64)";
@@ -116,23 +128,14 @@ TEST(PilotFloor, TheGamesOracleChargesExactlyTheRegretsOracleCost) {
 // packed pass on every residue, so a pilot forgiven its rounding fails here).
 TEST(PilotFloor, TheGamesPilotChargeIsTheModelsCostButForADetoursExpandBeforeItsFirstSelectedBlock) {
   const CostModel m = CostModel::m5();
-  PilotOptions small_tiles;
-  small_tiles.tile = 64, small_tiles.probe = 16, small_tiles.calib_blocks = 1, small_tiles.calib_len = 32;
   const uint64_t seed = 2929;
   std::mt19937_64 rng(seed);
-  for (const auto& [o, n] : {std::pair{small_tiles, size_t{32 + 64 * 6}}, std::pair{PilotOptions{}, small_n()}})
+  for (const auto& [o, n] : exactness_settings())
     for (const Fn f : {Fn::sqrt, Fn::sin35, Fn::pow10, Fn::fma13}) {
       const int draws = emulated() ? 10 : o.tile == 64 ? 300 : 30;
       const size_t region = o.calib_blocks * o.calib_len;
       for (int d = 0; d < draws; ++d) {
-        std::vector<uint8_t> sel(n, 0);
-        for (size_t b = region / 16; b < n / 16;) {
-          const unsigned kind = static_cast<unsigned>(rng() % 4);
-          const unsigned a = kind == 0 ? 0 : kind == 1 ? 16 : static_cast<unsigned>(rng() % 17);
-          const size_t len = 1 + rng() % 6;
-          for (size_t k = 0; k < len && b < n / 16; ++k, ++b)
-            for (unsigned i = 0; i < a; ++i) sel[16 * b + (i * 7) % 16] = 1;
-        }
+        const std::vector<uint8_t> sel = random_runs_selection(rng, o, n, 6);
         std::vector<maskapply::Run> runs;
         double model = 0;
         for (size_t at = region; at < n;) {
