@@ -26,6 +26,9 @@
 #include <cstdint>
 #include <cstring>
 
+// Code that calls Highway ops is compiled for Highway's target (HWY_ATTR): on aarch64 GCC otherwise refuses to
+// inline them ("target specific option mismatch").
+HWY_BEFORE_NAMESPACE();
 namespace mine {
 
 namespace hn = hwy::HWY_NAMESPACE;
@@ -107,7 +110,9 @@ void hwy_detour(float* a, size_t n, F f, M mask, maskapply::Workspace& ws) {
     hwy_detour_span<Tail>(a + i, std::min(ws.capacity(), n - i), f, mask, ws);
 }
 
-// The Highway target the kernel was compiled for ("AVX2", "NEON", ...).
+// The Highway target the kernel was compiled for ("AVX2", "NEON", ...) and its lanes of float.
 inline const char* target_name() { return hwy::TargetName(HWY_TARGET); }
+inline size_t lanes() { return hn::Lanes(hn::ScalableTag<float>()); }
 
 }  // namespace mine
+HWY_AFTER_NAMESPACE();

@@ -39,7 +39,7 @@ MASKAPPLY_KERNEL_PROPERTIES(HwyDetourFullTail, "hwy_detour<full-tail-load>", kHw
 TEST(HwyDetour, isCompiledForTheNativeHighwayTarget) {
   const std::string target = mine::target_name();
   std::printf("hwy_detour: Highway %d.%d.%d, target %s, %zu lanes\n", HWY_MAJOR, HWY_MINOR, HWY_PATCH,
-              target.c_str(), hn::Lanes(hn::ScalableTag<float>()));
+              target.c_str(), mine::lanes());
 #if defined(__x86_64__)
   EXPECT_EQ(target, "AVX2");
 #elif defined(__aarch64__)
@@ -71,8 +71,9 @@ TEST(HwyDetourFullTail, passesItsCaseFile) {
 }
 
 // A private f and mask, outside the catalog, both written with Highway: cube over a span, |x| < 1 per vector.
+// HWY_ATTR: compiled for Highway's target, as the code in hwy_detour.h is.
 struct HwyCube {
-  void operator()(float* p, size_t n) const {
+  HWY_ATTR void operator()(float* p, size_t n) const {
     const hn::ScalableTag<float> d;
     const size_t N = hn::Lanes(d);
     size_t i = 0;
@@ -85,7 +86,7 @@ struct HwyCube {
 };
 struct AbsBelowOne {
   template <class D, class V>
-  auto operator()(D d, V v) const {
+  HWY_ATTR auto operator()(D d, V v) const {
     return hn::Lt(hn::Abs(v), hn::Set(d, 1.0f));
   }
 };
