@@ -13,10 +13,8 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <string_view>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 #include "functions.h"
 #include "masks.h"
@@ -82,18 +80,18 @@ Subject catalog_subject(const std::string& name, const K& k, Fn f, const MaskSpe
       });
     });
   } else {
-  const auto with_f = [&](auto vf) {
-    return visit_mask(m, [&](auto vm) {
-      return subject(name, [k, vf, vm](float* a, size_t n, Workspace& ws, const PilotOptions& o, Trace& t) {
-        invoke(k, a, n, vf, vm, ws, o, t);
+    const auto with_f = [&](auto vf) {
+      return visit_mask(m, [&](auto vm) {
+        return subject(name, [k, vf, vm](float* a, size_t n, Workspace& ws, const PilotOptions& o, Trace& t) {
+          invoke(k, a, n, vf, vm, ws, o, t);
+        });
       });
-    });
-  };
-  switch (f) {
-    case Fn::fma13: return with_f(fn::Fma13{});
-    case Fn::bits_inc: return with_f(fn::BitsInc{});
-    default: return with_f(fn::Sqrt{});
-  }
+    };
+    switch (f) {
+      case Fn::fma13: return with_f(fn::Fma13{});
+      case Fn::bits_inc: return with_f(fn::BitsInc{});
+      default: return with_f(fn::Sqrt{});
+    }
   }
 }
 
