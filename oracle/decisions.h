@@ -5,7 +5,7 @@
 // wrong truncation or a flipped comparison in the pilots makes the two disagree. It uses only trace.h's record
 // types (Run, TileDecision), which carry no rule.
 //
-// What it encodes, from the article's code and maskapply's documented deviations (README):
+// What it encodes, from the article's code and maskapply's documented deviations (docs/library.md):
 //   - calibration: the first min(n, calib_blocks * calib_len) elements are blended, reported as tiles of
 //     calib_len with source `calibration` (the article: 4 x 2048, i.e. 2 * tile, always);
 //   - then tiles of `tile`, the last one possibly shorter;

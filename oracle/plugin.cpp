@@ -32,6 +32,37 @@ std::string describe_mask(const MaskSpec& m) {
   return s.str();
 }
 
+std::optional<MaskSpec> parse_mask(std::string_view d) {
+  // "<kind> thd=0x<8 hex>[ bits_mask=<dec> bits_value=<dec>]", any of the spaces possibly '_'.
+  const auto field = [&](std::string_view key, int base) -> std::optional<uint32_t> {
+    const size_t at = d.find(key);
+    if (at == std::string_view::npos) return std::nullopt;
+    const std::string rest(d.substr(at + key.size()));
+    char* end = nullptr;
+    const unsigned long v = std::strtoul(rest.c_str(), &end, base);
+    if (end == rest.c_str() || v > 0xffffffffUL) return std::nullopt;
+    return static_cast<uint32_t>(v);
+  };
+  for (size_t k = 0; k < kMaskNames.size(); ++k) {
+    const std::string_view kind = kMaskNames[k];
+    if (d.size() <= kind.size() || d.substr(0, kind.size()) != kind || (d[kind.size()] != ' ' && d[kind.size()] != '_'))
+      continue;
+    d.remove_prefix(kind.size() + 1);
+    MaskSpec m;
+    m.kind = static_cast<MaskKind>(k);
+    const std::optional<uint32_t> thd = d.substr(0, 6) == "thd=0x" ? field("thd=0x", 16) : std::nullopt;
+    if (!thd) return std::nullopt;
+    std::memcpy(&m.thd, &*thd, 4);
+    if (m.kind == MaskKind::bits_eq) {
+      const auto bm = field("bits_mask=", 10), bv = field("bits_value=", 10);
+      if (!bm || !bv) return std::nullopt;
+      m.bits_mask = *bm, m.bits_value = *bv;
+    }
+    return m;
+  }
+  return std::nullopt;
+}
+
 Reference reference(Fn f, const MaskSpec& m) {
   return Reference{std::string(name(f)), describe_mask(m), [f](float x) { return oracle::apply_f(f, x); },
                    [m](float x) { return oracle::selected(m, x); }};
@@ -314,21 +345,27 @@ std::string write_user_case(const UserCase& c, const std::string& dir, const std
   return out ? path : std::string();
 }
 
-CheckResult replay_case(const std::string& path, const Subject& s, const Reference& ref) {
+std::pair<std::optional<UserCase>, std::string> read_user_case(const std::string& path) {
   std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();
+  if (!in) return {std::nullopt, path + ": cannot read"};
+  auto [c, error] = parse_user_case(text.str());
+  if (!c) return {std::nullopt, path + ": " + error};
+  return {std::move(c), {}};
+}
+
+CheckResult replay_case(const std::string& path, const Subject& s, const Reference& ref) {
+  const auto [c, error] = read_user_case(path);
   CheckResult r;
-  if (!in) {
-    r.ok = false, r.message = path + ": cannot read";
-    return r;
-  }
-  const auto [c, error] = parse_user_case(text.str());
   if (!c) {
-    r.ok = false, r.message = path + ": " + error;
+    r.ok = false, r.message = error;
     return r;
   }
-  return check(s, ref, c->data, c->options, c->misalign);
+  r = check(s, ref, c->data, c->options, c->misalign);
+  if (r.ok)
+    if (std::string e = check_guarded(s, ref, c->data, c->options); !e.empty()) r.ok = false, r.message = std::move(e);
+  return r;
 }
 
 // --- faults ------------------------------------------------------------------------------------------------

@@ -46,6 +46,9 @@ struct Reference {
 // The catalog's f and mask spec, as oracle/ evaluates them (mask_name "less thd=0x3f000000", ...).
 Reference reference(Fn f, const MaskSpec& m);
 std::string describe_mask(const MaskSpec& m);
+// The spec describe_mask described ("less thd=0x3f000000", or with '_' for ' ' as a case file's mask line has
+// it); nullopt when it is not one.
+std::optional<MaskSpec> parse_mask(std::string_view described);
 
 // The kernel or pilot under test, by name. run() processes [a, a+n) with a workspace of capacity o.tile and
 // the options; a pilot reports its runs and tile decisions to the trace (a plain kernel may report nothing).
@@ -167,7 +170,12 @@ std::pair<std::optional<UserCase>, std::string> parse_user_case(std::string_view
 // Writes dir/<file_name>.case (dir created if missing); returns the path, or empty when it could not.
 std::string write_user_case(const UserCase& c, const std::string& dir, const std::string& file_name,
                             std::string_view comment = {});
-// Reads a case file and checks s against ref on it (its kernel, f and mask names are shown, not matched).
+// Reads a case file: the case, or an error ("PATH: cannot read", "PATH: line 4: ...").
+std::pair<std::optional<UserCase>, std::string> read_user_case(const std::string& path);
+// Reads a case file and checks s against ref on it (its kernel, f and mask names are shown, not matched): bit for
+// bit inside sentinels (check), then against guard pages (check_guarded), so a case that a property found reading
+// or writing outside the array fails when replayed too. For a catalog f and mask, replay_catalog_case
+// (plugin_catalog.h) takes them from the file.
 CheckResult replay_case(const std::string& path, const Subject& s, const Reference& ref);
 
 // --- faults ------------------------------------------------------------------------------------------------

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Property 13: each vector f equals its scalar twin (the oracle's apply_f) lane by lane, bit for bit, and a lane's
-// result does not depend on its neighbours. The exhaustive form over all 2^32 floats is exhaustive_f.cpp.
+// result does not depend on its neighbours; so does its span form. The exhaustive form over all 2^32 floats is
+// exhaustive_f.cpp.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
+
+#include <vector>
 
 #include "functions.h"
 #include "support.h"
@@ -11,7 +14,9 @@ namespace maskapply::prop {
 namespace {
 
 // 13. Each vector f equals its scalar twin lane by lane for arbitrary floats (specials, NaN payloads, denormals,
-//     any sign and size), and lanes are independent: each lane keeps its result when the other three change.
+//     any sign and size), and lanes are independent: each lane keeps its result when the other three change. The
+//     span form (span_fn(f), what a kernel wrapped in testing::over_spans gets) gives the scalar twin on each of
+//     [p, p+n) for any n, the last n % 4 included, and touches nothing around it.
 RC_GTEST_PROP(VectorF, equalsItsScalarTwinLaneByLaneWhateverTheNeighbours, ()) {
   const Fn f = *gen::any_fn();
   std::array<float, 4> v, w;
@@ -42,6 +47,20 @@ RC_GTEST_PROP(VectorF, equalsItsScalarTwinLaneByLaneWhateverTheNeighbours, ()) {
                 " next to " + oracle::hex(w[(lane + 1) % 4]));
     }
   });
+  const size_t n = *rc::gen::inRange<size_t>(0, 9);
+  const float sentinel = oracle::from_bits(0x7fc0dead);
+  std::vector<float> span(n + 2, sentinel);
+  for (size_t i = 0; i < n; ++i) span[1 + i] = i < 4 ? v[i] : w[i - 4];
+  span_fn(f)(span.data() + 1, n);
+  for (size_t i = 0; i < n; ++i) {
+    const float in = i < 4 ? v[i] : w[i - 4], want = oracle::apply_f(f, in);
+    if (bits(span[1 + i]) != bits(want))
+      RC_FAIL("span form of " + std::string(name(f)) + " over " + std::to_string(n) + " floats: element " +
+              std::to_string(i) + " (" + oracle::hex(in) + ") is " + oracle::hex(span[1 + i]) +
+              ", the scalar twin gives " + oracle::hex(want));
+  }
+  if (bits(span[0]) != bits(sentinel) || bits(span[n + 1]) != bits(sentinel))
+    RC_FAIL("span form of " + std::string(name(f)) + " over " + std::to_string(n) + " floats wrote outside them");
 }
 
 }  // namespace

@@ -10,6 +10,9 @@
 //   // a pilot: (float* a, size_t n, auto f, auto mask, Workspace& ws, const PilotOptions& o, Trace& trace)
 //   MASKAPPLY_PILOT_PROPERTIES(MyPilot, "my_pilot", [](float* a, size_t n, auto f, auto mask,
 //       maskapply::Workspace& ws, const maskapply::PilotOptions& o, maskapply::Trace& t) { ... })
+//   // a kernel taking f as a function over a span (plugin_catalog.h): checked against every catalog f
+//   MASKAPPLY_KERNEL_PROPERTIES(HwyDetour, "hwy_detour", maskapply::testing::over_spans(
+//       [](float* a, size_t n, maskapply::SpanFn f, auto mask, maskapply::Workspace& ws) { ... }))
 //   // one fixed f and mask: any plug-in subject form (plugin.h) and its scalar reference
 //   MASKAPPLY_FIXED_KERNEL_PROPERTIES(MyCube, "my_cube", [](float* a, size_t n) { my_cube(a, n); },
 //       (maskapply::testing::Reference{"cube", "less(0.5)", cube, less_half}))
@@ -86,7 +89,12 @@ inline rc::Gen<std::vector<float>> data_for(std::function<bool(float)> mask, siz
 
 // --- subjects ------------------------------------------------------------------------------------------------
 
-inline rc::Gen<Fn> kernel_fn() { return rc::gen::elementOf(testing::kPluginFns); }
+// The catalog f a case of kernel K runs with: any of testing::plugin_fns<K>() (the whole catalog for over_spans).
+template <class K>
+rc::Gen<Fn> kernel_fn() {
+  const std::span<const Fn> fns = testing::plugin_fns<K>();
+  return rc::gen::elementOf(std::vector<Fn>(fns.begin(), fns.end()));
+}
 using testing::catalog_subject;
 
 // --- failures ------------------------------------------------------------------------------------------------
@@ -160,13 +168,13 @@ inline Drawn draw(bool pilot) {
   return d;
 }
 
-// Equals the oracle bit for bit for any floats (NaN payloads, ±0, denormals, ±inf), f, mask (less with any
+// Equals the oracle bit for bit for any floats (NaN payloads, ±0, denormals, ±inf), f (kernel_fn), mask (less with any
 // threshold, NaN too; greater; NaN-inclusive not_ge; bit patterns; always; never), length and misalignment;
 // a pilot's trace partitions the array into runs and tiles.
 template <class K>
 void equals_oracle(const std::string& name, const K& k, bool pilot) {
   const Drawn d = draw(pilot);
-  const Fn f = *kernel_fn();
+  const Fn f = *kernel_fn<K>();
   const size_t misalign = *rc::gen::inRange<size_t>(0, 16);
   const testing::Reference ref = testing::reference(f, d.m);
   const testing::Subject s = catalog_subject(name, k, f, d.m);
@@ -199,7 +207,7 @@ void exactly_once(const std::string& name, const K& k, bool pilot) {
 template <class K>
 void stays_inside(const std::string& name, const K& k, bool pilot) {
   const Drawn d = draw(pilot);
-  const Fn f = *kernel_fn();
+  const Fn f = *kernel_fn<K>();
   const testing::Reference ref = testing::reference(f, d.m);
   const testing::Subject s = catalog_subject(name, k, f, d.m);
   const UserCheck check = [&](const testing::UserCase& u) { return testing::check_guarded(s, ref, u.data, u.options); };

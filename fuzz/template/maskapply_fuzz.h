@@ -15,7 +15,8 @@
 // replays files and directories, so the corpus is a regression test under gcc and under qemu too.
 //
 // Input layout (bytes from the front; a short input reads zeros):
-//   0      f: catalog entry kPluginFns[b % 3] (sqrt, fma13, bits_inc)
+//   0      f: catalog entry kPluginFns[b % 3] (sqrt, fma13, bits_inc); for a kernel wrapped in
+//          testing::over_spans (f as a function over a span), kAllFns[b % 7], the whole catalog
 //   1      mask kind (b % 6: less, greater, not_ge, bits_eq, always, never)
 //   2-5    threshold bits (little-endian; for bits_eq the mask, and bytes 6-9 the value)
 //   10     misalignment (b % 16)
@@ -29,6 +30,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -45,14 +47,15 @@ struct Input {
   std::vector<float> data;
 };
 
-inline Input decode(const uint8_t* bytes, size_t size, bool pilot) {
+inline Input decode(const uint8_t* bytes, size_t size, bool pilot,
+                    std::span<const Fn> fns = testing::kPluginFns) {
   const auto at = [&](size_t i) -> uint8_t { return i < size ? bytes[i] : 0; };
   const auto u32 = [&](size_t i) {
     return static_cast<uint32_t>(at(i)) | static_cast<uint32_t>(at(i + 1)) << 8 |
            static_cast<uint32_t>(at(i + 2)) << 16 | static_cast<uint32_t>(at(i + 3)) << 24;
   };
   Input in;
-  in.f = testing::kPluginFns[at(0) % testing::kPluginFns.size()];
+  in.f = fns[at(0) % fns.size()];
   in.mask.kind = static_cast<MaskKind>(at(1) % 6);
   const uint32_t t = u32(2);
   std::memcpy(&in.mask.thd, &t, 4);
@@ -88,7 +91,7 @@ inline Input decode(const uint8_t* bytes, size_t size, bool pilot) {
 
 template <class K>
 int run_one(const std::string& name, const K& k, bool pilot, const uint8_t* bytes, size_t size) {
-  const Input in = decode(bytes, size, pilot);
+  const Input in = decode(bytes, size, pilot, testing::plugin_fns<K>());
   const testing::Reference ref = testing::reference(in.f, in.mask);
   const testing::Subject s = testing::catalog_subject(name, k, in.f, in.mask);
   const testing::CheckResult r = testing::check(s, ref, in.data, in.options, in.misalign);

@@ -10,6 +10,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "regret.h"
+
 namespace maskapply::gen::hunt {
 
 namespace {
@@ -22,34 +24,46 @@ double cpu_seconds() {
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
-// The pilot's menu, in this order; pilot states: the strategy of its open run, and for detour / detour_skip
-// whether that run has selected anything yet (its expand is charged only from then on: less than the model's
-// charge, which covers the whole run).
+// Groups of 16 packed lanes a run's packed pass adds when a block with a selected elements follows a count whose
+// residue mod 16 is r: ceil((r + a) / 16) - ceil(r / 16). Summed over a run it telescopes to ceil(P / 16)
+// (a count of 16, 32, ... has residue 0 and adds what a count of 0 adds: one group for any a > 0).
+inline unsigned inc(unsigned r, unsigned a) { return (r + a + 15) / 16 - (r + 15) / 16; }
+
+// The pilot's menu, in this order.
 constexpr std::array<Strategy, 6> kMenu{Strategy::blend,   Strategy::blend_skip, Strategy::detour,
                                         Strategy::detour_skip, Strategy::compact, Strategy::compact_skip};
-constexpr size_t kPilotStates = 8;  // blend, blend_skip, detour (none yet / some), detour_skip (none / some),
-                                    // compact, compact_skip
-size_t pilot_state(size_t menu, bool some) {
+
+// Pilot states: its open run's strategy; for the four detour-family strategies the run's selected count mod 16
+// (its packed pass's rounding, charged exactly); for detour and detour_skip whether the run has selected anything
+// yet (its expand is charged only from then on: less than the model's charge, which covers the whole run).
+constexpr size_t PB = 0, PBS = 1, PD0 = 2, PD = 3, PDS0 = 19, PDS = 20, PC = 36, PCS = 52, kPilotStates = 68;
+size_t pilot_state(size_t menu, bool some, unsigned r) {
   switch (menu) {
-    case 0: return 0;
-    case 1: return 1;
-    case 2: return some ? 3 : 2;
-    case 3: return some ? 5 : 4;
-    default: return menu + 2;
+    case 0: return PB;
+    case 1: return PBS;
+    case 2: return some ? PD + r : PD0;
+    case 3: return some ? PDS + r : PDS0;
+    case 4: return PC + r;
+    default: return PCS + r;
   }
 }
-size_t menu_of(size_t p) {
-  static constexpr std::array<size_t, kPilotStates> m{0, 1, 2, 2, 3, 3, 4, 5};
-  return m[p];
+size_t menu_of(size_t p) { return p < PD0 ? p : p < PDS0 ? 2 : p < PC ? 3 : p < PCS ? 4 : 5; }
+bool some_of(size_t p) { return (p >= PD && p < PDS0) || (p >= PDS && p < PC); }
+unsigned res_of(size_t p) {
+  if (p >= PCS) return static_cast<unsigned>(p - PCS);
+  if (p >= PC) return static_cast<unsigned>(p - PC);
+  if (p >= PDS) return static_cast<unsigned>(p - PDS);
+  if (p >= PD && p < PDS0) return static_cast<unsigned>(p - PD);
+  return 0;
 }
-bool some_of(size_t p) { return p == 3 || p == 5; }
 
 // Oracle states: the last block ended a run (a blend block is a run of its own), an open blend_skip run, an open
-// detour run over empty blocks only, an open run of the detour family (detour, detour_skip, compact,
-// compact_skip).
-constexpr size_t OEND = 0, OBS = 1, ODE = 2, OW = 3, kOracleStates = 7;
-constexpr size_t kStates = kPilotStates * kOracleStates * 2;
-size_t index(size_t p, size_t o, bool pe) { return (p * kOracleStates + o) * 2 + (pe ? 1 : 0); }
+// detour over empty blocks only, an open run of the detour family k (detour, detour_skip, compact, compact_skip)
+// with its selected count mod 16: OW + 16 k + r.
+constexpr size_t OEND = 0, OBS = 1, ODE = 2, OW = 3, kOracleStates = OW + 64;
+// Values are laid out [pilot state][previous block empty][oracle state]: the oracle state innermost.
+constexpr size_t kStates = kPilotStates * 2 * kOracleStates;
+size_t index(size_t p, size_t o, bool pe) { return (p * 2 + (pe ? 1 : 0)) * kOracleStates + o; }
 
 struct Content {
   unsigned a = 0, ne = 0;  // selected elements of the block, non-empty registers
@@ -67,6 +81,26 @@ struct Game {
   std::array<StrategyTerms, 6> t{};
   std::vector<Content> contents;
   std::vector<Action> actions;
+  // Tables for the program (from pilot_cost and oracle_moves, so the play and the program agree).
+  struct Move {
+    size_t o = 0, o2 = 0;
+    double cost = 0;
+  };
+  std::vector<std::vector<Move>> new_moves;                   // [content]: into o2 from any state
+  std::array<std::vector<std::vector<Move>>, 2> cont_moves;   // [pe][content]: from o into o2 (o: OBS or OW..)
+  struct NewPlay {
+    size_t x = 0;                                             // index into actions
+    std::vector<size_t> cis, p2;
+    std::vector<double> pc;
+  };
+  std::vector<NewPlay> new_plays;
+  // Continuing the open run of pilot state p: [p][peek][pe] -> per content its cost and next state.
+  struct ContPlay {
+    bool valid = false;
+    std::vector<size_t> cis, p2;
+    std::vector<double> pc;
+  };
+  std::vector<std::array<std::array<ContPlay, 2>, 2>> cont_plays;
 
   Game(Fn fn, const CostModel& model, const PilotOptions& o, size_t n) : f(fn), m(model) {
     const size_t region = o.calib_blocks * o.calib_len;
@@ -82,79 +116,161 @@ struct Game {
         actions.push_back({k, false, peek});
         if (k != 0) actions.push_back({k, true, peek});  // continuing a blend run is starting one
       }
+    const size_t nc = contents.size();
+    new_moves.resize(nc);
+    for (auto& cm : cont_moves) cm.resize(nc);
+    for (size_t ci = 0; ci < nc; ++ci) {
+      oracle_moves(OEND, false, contents[ci], true, [&](size_t o2, double cost) { new_moves[ci].push_back({0, o2, cost}); });
+      for (const bool pe : {false, true})
+        for (size_t o = OBS; o < kOracleStates; ++o)
+          oracle_continuations(o, pe, contents[ci], [&](size_t o2, double cost) {
+            cont_moves[pe][ci].push_back({o, o2, cost});
+          });
+    }
+    for (size_t xi = 0; xi < actions.size(); ++xi) {
+      const Action& x = actions[xi];
+      if (x.cont) continue;
+      NewPlay np;
+      np.x = xi;
+      for (size_t ci = 0; ci < nc; ++ci) {
+        if (x.peek && contents[ci].a != 0) continue;
+        size_t p2 = 0;
+        np.cis.push_back(ci), np.pc.push_back(pilot_cost(x, PB, false, contents[ci], p2)), np.p2.push_back(p2);
+      }
+      new_plays.push_back(std::move(np));
+    }
+    cont_plays.resize(kPilotStates);
+    for (size_t p = 0; p < kPilotStates; ++p) {
+      if (menu_of(p) == 0) continue;
+      for (const bool peek : {false, true})
+        for (const bool pe : {false, true}) {
+          ContPlay& cp = cont_plays[p][peek][pe];
+          cp.valid = true;
+          const Action x{menu_of(p), true, peek};
+          for (size_t ci = 0; ci < nc; ++ci) {
+            if (peek && contents[ci].a != 0) continue;
+            size_t p2 = 0;
+            cp.cis.push_back(ci), cp.pc.push_back(pilot_cost(x, p, pe, contents[ci], p2)), cp.p2.push_back(p2);
+          }
+        }
+    }
   }
 
   // What the pilot is charged for block content c under action x from pilot state p, previous block pe (no more
-  // than the model charges); and its next state.
+  // than the model charges: exact but for detour's expand before the run's first selected block); and its next
+  // state.
   double pilot_cost(const Action& x, size_t p, bool pe, const Content& c, size_t& next) const {
     const StrategyTerms& w = t[x.menu];
     const bool e = c.a == 0;
-    double v = (e ? w.empty : w.full) + c.ne * w.nonempty_reg + w.group * c.a / 16.0;
+    const unsigned r = x.cont ? res_of(p) : 0;
+    double v = (e ? w.empty : w.full) + c.ne * w.nonempty_reg + w.group * inc(r, c.a);
     const bool compare = x.cont ? pe : false;  // a run's first block is compared with "non-empty"
     if (w.sw != 0 && e != compare) v += w.sw;
     const bool some = (x.cont && some_of(p)) || c.a > 0;
     if (w.expand_any != 0 && some) v += 4 * w.expand_any;
     if (x.peek) v += 4 * m.Q;
-    next = pilot_state(x.menu, some);
+    next = pilot_state(x.menu, some, (r + c.a) % 16);
     return v;
   }
   bool allowed(const Action& x, size_t p) const { return !x.cont || menu_of(p) == x.menu; }
 
-  // Calls fn(next oracle state, cost) for every oracle move from o at a block with content c (no less than the
-  // model charges the schedule). tile_start: detour-family runs cannot continue.
+  // The oracle's moves that start a run at a block with content c: fn(next oracle state, cost), each the model's
+  // charge for that block of that run (a detour-family run's first block: its packed pass's first group).
   template <class F>
-  void oracle_moves(size_t o, bool pe, const Content& c, bool tile_start, F&& fn) const {
+  void oracle_starts(const Content& c, F&& fn) const {
     const bool e = c.a == 0;
     fn(OEND, t[0].full);
     const StrategyTerms& bs = t[1];
     fn(OBS, (e ? bs.empty : bs.full) + (e ? bs.sw : 0.0));
-    if (o == OBS) fn(OBS, (e ? bs.empty : bs.full) + (e != pe ? bs.sw : 0.0));
     if (e) fn(ODE, 4 * m.C);
     for (size_t k = 0; k < 4; ++k) {
       const StrategyTerms& w = t[2 + k];
-      const double base = (e ? w.empty : w.full) + 4 * w.expand_any + c.ne * w.nonempty_reg + w.group * c.a / 16.0;
-      // A run's packed pass costs ceil(P / 16) groups <= P / 16 + 15 / 16: charged at its start.
-      fn(OW + k, base + w.group * 15.0 / 16.0 + (e && w.sw != 0 ? w.sw : 0.0));
-      if (o == OW + k && !tile_start) fn(OW + k, base + (e != pe && w.sw != 0 ? w.sw : 0.0));
+      const double base = (e ? w.empty : w.full) + 4 * w.expand_any + c.ne * w.nonempty_reg;
+      fn(OW + 16 * k + c.a % 16, base + w.group * inc(0, c.a) + (e && w.sw != 0 ? w.sw : 0.0));
     }
   }
+  // The oracle's move that continues its open run o (blend_skip or the detour family; a detour over empty blocks
+  // continues as it starts) at a block with content c: the model's charge, the packed pass's by its residue.
+  // Detour-family runs do not cross a tile edge (the caller drops these at a tile's start).
+  template <class F>
+  void oracle_continuations(size_t o, bool pe, const Content& c, F&& fn) const {
+    const bool e = c.a == 0;
+    if (o == OBS) {
+      const StrategyTerms& bs = t[1];
+      fn(OBS, (e ? bs.empty : bs.full) + (e != pe ? bs.sw : 0.0));
+    } else if (o >= OW) {
+      const size_t k = (o - OW) / 16;
+      const unsigned r = static_cast<unsigned>((o - OW) % 16);
+      const StrategyTerms& w = t[2 + k];
+      const double base = (e ? w.empty : w.full) + 4 * w.expand_any + c.ne * w.nonempty_reg;
+      fn(OW + 16 * k + (r + c.a) % 16, base + w.group * inc(r, c.a) + (e != pe && w.sw != 0 ? w.sw : 0.0));
+    }
+  }
+  // Every oracle move from o (no less than the model charges the schedule; equal for every schedule of the
+  // oracle's menu). tile_start: detour-family runs cannot continue.
+  template <class F>
+  void oracle_moves(size_t o, bool pe, const Content& c, bool tile_start, F&& fn) const {
+    oracle_starts(c, fn);
+    if (tile_start && o >= OW) return;
+    oracle_continuations(o, pe, c, fn);
+  }
 
-  // One block backwards: from next (values at b + 1) to cur (values at b); best: per pilot state p', oracle state
-  // o, pe and content, the oracle's best move. Returns nothing; fills cur.
+  // One block backwards: from next (values at b + 1) to cur (values at b). best: scratch.
   void step(size_t b, double lambda, const std::vector<double>& next, std::vector<double>& cur,
             std::vector<double>& best) const {
+    constexpr size_t K = kOracleStates;
     const bool ts = b % tile_blocks == 0;
     const size_t nc = contents.size();
-    best.assign(kPilotStates * kOracleStates * 2 * nc, -kInf);
+    // best[((p2 * 2 + pe) * nc + ci) * K + o]: after the pilot moved into p2 and the block holds content ci, the
+    // oracle's best move from o (previous block pe) and the value from b + 1 on.
+    best.resize(kPilotStates * 2 * nc * K);
     for (size_t p2 = 0; p2 < kPilotStates; ++p2)
-      for (size_t o = 0; o < kOracleStates; ++o)
-        for (int pe = 0; pe < 2; ++pe)
-          for (size_t ci = 0; ci < nc; ++ci) {
-            const Content& c = contents[ci];
-            double& bv = best[((p2 * kOracleStates + o) * 2 + pe) * nc + ci];
-            oracle_moves(o, pe != 0, c, ts, [&](size_t o2, double cost) {
-              bv = std::max(bv, next[index(p2, o2, c.a == 0)] - lambda * cost);
-            });
-          }
-    cur.assign(kStates, kInf);
-    for (size_t p = 0; p < kPilotStates; ++p)
-      for (size_t o = 0; o < kOracleStates; ++o)
+      for (size_t ci = 0; ci < nc; ++ci) {
+        const bool e = contents[ci].a == 0;
+        const double* nx = next.data() + index(p2, 0, e);
+        double started = -kInf;
+        for (const Move& mv : new_moves[ci]) started = std::max(started, nx[mv.o2] - lambda * mv.cost);
         for (int pe = 0; pe < 2; ++pe) {
-          double v = kInf;
-          for (const Action& x : actions) {
-            if (!allowed(x, p)) continue;
-            double worst = -kInf;
-            for (size_t ci = 0; ci < nc; ++ci) {
-              const Content& c = contents[ci];
-              if (x.peek && c.a != 0) continue;  // a peeked block is answered with an empty one
-              size_t p2 = 0;
-              const double pc = pilot_cost(x, p, pe != 0, c, p2);
-              worst = std::max(worst, pc + best[((p2 * kOracleStates + o) * 2 + pe) * nc + ci]);
-            }
-            v = std::min(v, worst);
+          double* bv = best.data() + ((p2 * 2 + static_cast<size_t>(pe)) * nc + ci) * K;
+          std::fill(bv, bv + K, started);
+          for (const Move& mv : cont_moves[static_cast<size_t>(pe)][ci]) {
+            if (ts && mv.o >= OW) continue;
+            bv[mv.o] = std::max(bv[mv.o], nx[mv.o2] - lambda * mv.cost);
           }
-          cur[index(p, o, pe != 0)] = v;
         }
+      }
+    // The pilot's least worst case: over starting a run (the same for every pilot state) and continuing its own.
+    std::array<double, 2 * K> started;
+    started.fill(kInf);
+    std::array<double, K> worst;
+    const auto play = [&](const std::vector<size_t>& cis, const std::vector<size_t>& p2s, const std::vector<double>& pcs,
+                          size_t pe) {
+      worst.fill(-kInf);
+      for (size_t i = 0; i < cis.size(); ++i) {
+        const double* bv = best.data() + ((p2s[i] * 2 + pe) * nc + cis[i]) * K;
+        const double pc = pcs[i];
+        for (size_t o = 0; o < K; ++o) worst[o] = std::max(worst[o], pc + bv[o]);
+      }
+    };
+    for (const NewPlay& np : new_plays)
+      for (size_t pe = 0; pe < 2; ++pe) {
+        play(np.cis, np.p2, np.pc, pe);
+        double* s = started.data() + pe * K;
+        for (size_t o = 0; o < K; ++o) s[o] = std::min(s[o], worst[o]);
+      }
+    cur.resize(kStates);
+    for (size_t p = 0; p < kPilotStates; ++p)
+      for (size_t pe = 0; pe < 2; ++pe) {
+        double* v = cur.data() + index(p, 0, pe != 0);
+        std::copy(started.begin() + static_cast<std::ptrdiff_t>(pe * K),
+                  started.begin() + static_cast<std::ptrdiff_t>((pe + 1) * K), v);
+        for (size_t peek = 0; peek < 2; ++peek) {
+          const ContPlay& cp = cont_plays[p][peek][pe];
+          if (!cp.valid) continue;
+          play(cp.cis, cp.p2, cp.pc, pe);
+          for (size_t o = 0; o < K; ++o) v[o] = std::min(v[o], worst[o]);
+        }
+      }
   }
 
   // V at block 0 from the start (no open run); with all, every block's values (all[b] for b = 0 .. blocks).
@@ -166,7 +282,7 @@ struct Game {
       next.swap(cur);
       if (all) (*all)[b] = next;
     }
-    return next[index(0, OEND, false)];
+    return next[index(PB, OEND, false)];
   }
 };
 
@@ -194,42 +310,119 @@ FloorResult pilot_floor(Fn f, const CostModel& m, const PilotOptions& o, size_t 
   const Game g(f, m, o, n);
   FloorResult r;
   r.blocks = g.blocks;
-  // V is nonincreasing in lambda (the oracle's costs are positive). Certified where V exceeds the rounding of its
+  // V is decreasing in lambda (the oracle's costs are positive). Certified where V exceeds the rounding of its
   // sums (a relative margin far above double's error over blocks x a few additions).
   const double margin = 1e-9 * static_cast<double>(g.blocks) * (1 + 4 * m.t_bsl(f));
-  const auto wins = [&](long long k) {
+  const auto value = [&](long long k) {
     ++r.programs;
-    return g.value(static_cast<double>(k) * 1e-4) > margin;
+    return g.value(static_cast<double>(k) * 1e-4) - margin;
   };
-  long long lo = 10000, hi = 20000;  // lo wins (or is 1), hi does not
-  if (!wins(lo)) {
+  long long lo = 10000, hi = 20000;  // lo wins (V > margin) or is 1; hi does not
+  double vlo = value(lo);
+  if (!(vlo > 0)) {
     r.floor = 0, r.above = 1;
     r.seconds = cpu_seconds() - t0;
     return r;
   }
-  while (wins(hi)) lo = hi, hi *= 2;
+  double vhi = value(hi);
+  while (vhi > 0) lo = hi, vlo = vhi, hi *= 2, vhi = value(hi);
+  // The Illinois variant of regula falsi on the grid (V is piecewise linear with steep and shallow pieces: plain
+  // regula falsi creeps from a shallow end, so the value kept at an end that stays twice is halved for the next
+  // guess). Every step keeps lo winning and hi not, so the answer is certified as bisection's would be.
+  int side = 0;
   while (hi - lo > 1) {
-    const long long mid = lo + (hi - lo) / 2;
-    (wins(mid) ? lo : hi) = mid;
+    const double x = static_cast<double>(lo) + vlo / (vlo - vhi) * static_cast<double>(hi - lo);
+    const long long mid = std::clamp(static_cast<long long>(std::floor(x)), lo + 1, hi - 1);
+    const double v = value(mid);
+    if (v > 0) {
+      lo = mid, vlo = v;
+      if (side > 0) vhi /= 2;
+      side = 1;
+    } else {
+      hi = mid, vhi = v;
+      if (side < 0) vlo /= 2;
+      side = -1;
+    }
   }
   r.floor = static_cast<double>(lo) * 1e-4, r.above = static_cast<double>(hi) * 1e-4;
   r.seconds = cpu_seconds() - t0;
   return r;
 }
 
-FloorPlay floor_play(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
-                     const std::optional<FloorAction>& fixed_action) {
-  if (const std::string why = floor_unsupported(o, n); !why.empty()) throw std::invalid_argument(why);
-  const Game g(f, m, o, n);
-  std::vector<std::vector<double>> all;
-  g.value(lambda, &all);
+double floor_oracle_charge(Fn f, const CostModel& m, const PilotOptions& o, std::span<const uint8_t> sel) {
+  if (const std::string why = floor_unsupported(o, sel.size()); !why.empty()) throw std::invalid_argument(why);
+  const Game g(f, m, o, sel.size());
+  const size_t region = o.calib_blocks * o.calib_len;
+  // Forward: the least charge of any sequence of the game's oracle moves ending in each state.
+  std::array<double, 2 * kOracleStates> cur, nxt;  // [pe][o]
+  cur.fill(kInf);
+  cur[OEND] = 0;
+  for (size_t b = 0; b < g.blocks; ++b) {
+    const uint8_t* blk = sel.data() + region + 16 * b;
+    Content c;
+    for (unsigned r = 0; r < 4; ++r) {
+      unsigned k = 0;
+      for (unsigned i = 0; i < 4; ++i) k += blk[4 * r + i] != 0;
+      c.a += k, c.ne += k != 0;
+    }
+    const bool e = c.a == 0;
+    nxt.fill(kInf);
+    for (int pe = 0; pe < 2; ++pe)
+      for (size_t os = 0; os < kOracleStates; ++os) {
+        const double v = cur[static_cast<size_t>(pe) * kOracleStates + os];
+        if (v == kInf) continue;
+        g.oracle_moves(os, pe != 0, c, b % g.tile_blocks == 0, [&](size_t o2, double cost) {
+          double& d = nxt[(e ? kOracleStates : 0) + o2];
+          d = std::min(d, v + cost);
+        });
+      }
+    cur = nxt;
+  }
+  return *std::min_element(cur.begin(), cur.end());
+}
+
+double floor_pilot_charge(Fn f, const CostModel& m, const PilotOptions& o, std::span<const uint8_t> sel,
+                          std::span<const Run> runs) {
+  if (const std::string why = floor_unsupported(o, sel.size()); !why.empty()) throw std::invalid_argument(why);
+  const Game g(f, m, o, sel.size());
+  const size_t region = o.calib_blocks * o.calib_len;
+  double charge = 0;
+  size_t p = PB, b = 0;
+  bool pe = false;
+  for (const Run& r : runs) {
+    if (r.begin != region + 16 * b || r.end <= r.begin || r.end > sel.size() || (r.end - r.begin) % 16 != 0)
+      throw std::invalid_argument("floor_pilot_charge: runs must cover the decided blocks in order, block-aligned");
+    size_t menu = 0;
+    while (menu < kMenu.size() && kMenu[menu] != r.strategy) ++menu;
+    if (menu == kMenu.size()) throw std::invalid_argument("floor_pilot_charge: a strategy off the game's menu");
+    for (size_t at = r.begin; at < r.end; at += 16, ++b) {
+      Content c;
+      for (unsigned k = 0; k < 4; ++k) {
+        unsigned q = 0;
+        for (unsigned i = 0; i < 4; ++i) q += sel[at + 4 * k + i] != 0;
+        c.a += q, c.ne += q != 0;
+      }
+      size_t p2 = 0;
+      charge += g.pilot_cost(Action{menu, at != r.begin, false}, p, pe, c, p2);
+      p = p2, pe = c.a == 0;
+    }
+  }
+  if (b != g.blocks) throw std::invalid_argument("floor_pilot_charge: runs must cover the decided blocks");
+  return charge;
+}
+
+namespace {
+
+// One play of the game at lambda over the values all (Game::value's), as floor_play describes it.
+FloorPlay play_game(const Game& g, const PilotOptions& o, size_t n, double lambda,
+                    const std::vector<std::vector<double>>& all, const std::optional<FloorAction>& fixed_action) {
   size_t menu = 0;
   if (fixed_action)
     while (kMenu[menu] != fixed_action->s) ++menu;
   const size_t region = o.calib_blocks * o.calib_len;
   FloorPlay play;
   play.sel.assign(n, 0);
-  size_t p = 0, os = OEND;
+  size_t p = PB, os = OEND;
   bool pe = false;
   for (size_t b = 0; b < g.blocks; ++b) {
     const bool ts = b % g.tile_blocks == 0;
@@ -280,6 +473,29 @@ FloorPlay floor_play(Fn f, const CostModel& m, const PilotOptions& o, size_t n, 
     p = ans.p2, os = ans.o2, pe = ans.c.a == 0;
   }
   return play;
+}
+
+
+}  // namespace
+
+FloorPlay floor_play(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
+                     const std::optional<FloorAction>& fixed_action) {
+  if (const std::string why = floor_unsupported(o, n); !why.empty()) throw std::invalid_argument(why);
+  const Game g(f, m, o, n);
+  std::vector<std::vector<double>> all;
+  g.value(lambda, &all);
+  return play_game(g, o, n, lambda, all, fixed_action);
+}
+
+std::vector<FloorPlay> floor_plays(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
+                                   const std::vector<FloorAction>& fixed_actions) {
+  if (const std::string why = floor_unsupported(o, n); !why.empty()) throw std::invalid_argument(why);
+  const Game g(f, m, o, n);
+  std::vector<std::vector<double>> all;
+  g.value(lambda, &all);
+  std::vector<FloorPlay> plays;
+  for (const FloorAction& x : fixed_actions) plays.push_back(play_game(g, o, n, lambda, all, x));
+  return plays;
 }
 
 }  // namespace maskapply::gen::hunt

@@ -9,13 +9,14 @@
 // game: block after block, the pilot chooses whether it has peeked at the block, its strategy, and whether the
 // block continues its run or starts one; the adversary answers a peeked block with an empty one and any other
 // with the content (selected count, non-empty registers) that hurts most, and picks the oracle's run (a
-// schedule of the regret's oracle menu, detour-family runs inside one tile). The pilot is charged LESS than the
-// model charges (a detour run's expand only from its first selected block on, the packed pass without rounding),
-// the oracle's schedule at least what the model charges it (a detour-family run pays a whole group of 16 lanes at
-// its start); the pilot sees the whole state (more than any real pilot knows). A backward dynamic program gives
-// the game's value V(lambda) = min over pilots of max over adversaries of [pilot - lambda * oracle]; when
-// V(lambda) > 0, every pilot has a selection of n elements whose Scorer regret exceeds lambda. The floor is the
-// largest such lambda on a 1e-4 grid.
+// schedule of the regret's oracle menu, detour-family runs inside one tile). Both sides' packed passes are charged
+// exactly: the state carries the selected count mod 16 of the pilot's and of the oracle's open detour-family run,
+// so each run pays ceil(P / 16) groups as the model charges. The pilot is charged no more than the model charges
+// (exactly, but for a detour run's expand, charged only from its first selected block on), the oracle's schedule
+// exactly its model cost; the pilot sees the whole state (more than any real pilot knows). A backward dynamic
+// program gives the game's value V(lambda) = min over pilots of max over adversaries of [pilot - lambda * oracle];
+// when V(lambda) > 0, every pilot has a selection of n elements whose Scorer regret exceeds lambda. The floor is
+// the largest such lambda on a 1e-4 grid.
 //
 // So no change of probe, plan or chunking lowers a pilot's worst case, against an adversary who knows its seed,
 // below the floor; pilot_v5's figures below the floor hold only while its seed is unknown to the input.
@@ -23,6 +24,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -51,6 +53,16 @@ FloorResult pilot_floor(Fn f, const CostModel& m, const PilotOptions& o, size_t 
 // For tests: the game's value V(lambda) over the decided blocks.
 double floor_value(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda);
 
+// For tests: the least the game charges the oracle on sel (n elements; over every sequence of its oracle moves).
+// The game charges each oracle schedule its model cost, so this is the regret's oracle cost of sel's decided blocks.
+double floor_oracle_charge(Fn f, const CostModel& m, const PilotOptions& o, std::span<const uint8_t> sel);
+
+// For tests: what the game charges a pilot that plays runs (element offsets covering the decided blocks in
+// order, block-aligned; a run's blocks after its first continue it) on sel, reading nothing ahead: the model's cost
+// of the runs but for a detour or detour_skip run's expand over its blocks before its first selected one.
+double floor_pilot_charge(Fn f, const CostModel& m, const PilotOptions& o, std::span<const uint8_t> sel,
+                          std::span<const Run> runs);
+
 // For tests: a play of the game at lambda. The adversary answers as the game's maximizer; the pilot plays either
 // one fixed action on every block (FloorAction) or, without one, the game's minimizer (the best pilot the game
 // knows). The selection (one byte per element), the pilot's runs over the decided blocks and the blocks it peeked.
@@ -64,9 +76,12 @@ struct FloorPlay {
   std::vector<Run> runs;    // element offsets
   size_t peeked = 0;        // blocks
   double pilot_charged = 0; // what the game charged the pilot (<= the model's cost of runs and probes)
-  double oracle_charged = 0;// ... and the oracle's schedule it played (>= the regret's oracle on sel)
+  double oracle_charged = 0;// ... and the oracle's schedule it played (its model cost: >= the regret's oracle on sel)
 };
 FloorPlay floor_play(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
                      const std::optional<FloorAction>& fixed_action = std::nullopt);
+// The same for several fixed actions, over one program (the values of every block are kept: for small n).
+std::vector<FloorPlay> floor_plays(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
+                                   const std::vector<FloorAction>& fixed_actions);
 
 }  // namespace maskapply::gen::hunt

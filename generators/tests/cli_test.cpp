@@ -246,6 +246,17 @@ TEST_F(Cli, HelpListsTheValidFKernelAndPilotNames) {
   EXPECT_NE(bad.err.find("maskapply hunt: error: --pilot: unknown pilot 'pilot_v9' (known: pilot_v1"), std::string::npos) << bad.err;
 }
 
+// pilot_v5's default seed is fixed (reproducible runs), so its worst case is the seed-aware figure, and the
+// help says so where users look: maskapply --help and hunt --help.
+TEST_F(Cli, HelpSaysPilotV5sWorstCaseIsItsSeedAwareFigure) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"--help"}, std::vector<std::string>{"hunt", "--help"}}) {
+    const Result h = run_cli(args);
+    ASSERT_EQ(h.code, 0) << h.err;
+    EXPECT_NE(h.out.find("pilot_v5's worst case is its seed-aware figure"), std::string::npos) << h.out;
+    EXPECT_NE(h.out.find("3.23 (sqrt) to 13.10 (pow10)"), std::string::npos) << h.out;
+  }
+}
+
 TEST_F(Cli, ReportRefusesAnOutPathThatIsAFileAndLeavesItAlone) {
   const std::string f = file("not_a_dir", "keep me");
   const Result r = run_cli({"report", "--quick", "--family", "all", "--f", "sqrt", "--no-article", "--out", f});

@@ -368,9 +368,9 @@ int floor_cmd(const FloorArgs& a, std::ostream& out, std::ostream& err) {
   (void)err;
   const std::vector<Fn> fns = parse_fns(a.fns, {kArticleFns.begin(), kArticleFns.end()});
   const gen::CostModel model = *load_model(a.model, a.model_file);
-  // The program takes about 1.4 us per decided block and lambda on x86-64 (about 22 lambdas): 2^21 elements is
-  // about 3 minutes per f.
-  if (a.n > (size_t{1} << 21)) throw Usage("--n must be at most 2^21 for the floor (the default, 36 tiles, takes 12 s per f)");
+  // The program takes about 0.35 ms per decided block and lambda on the shared 2-core x86-64 VM under load (6 to
+  // 13 lambdas; docs/bound.md): 2^21 elements is about 5 to 10 minutes per f.
+  if (a.n > (size_t{1} << 21)) throw Usage("--n must be at most 2^21 for the floor (the default, 36 tiles, takes 20-40 s per f)");
   auto parsed = gen::hunt::parse_options_text(a.options);
   if (auto* e = std::get_if<std::string>(&parsed)) throw Usage("--options: " + *e);
   const PilotOptions o = std::get<PilotOptions>(parsed);

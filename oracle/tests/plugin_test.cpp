@@ -3,6 +3,7 @@
 // caught with the message the bundled kernels get.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -133,6 +134,42 @@ TEST(Plugin, aUserCaseFileRoundTripsAndReplays) {
   const auto [none, why] = parse_user_case("kernel x\nf y\nmask z\ndata 2\n00000000\n");
   EXPECT_FALSE(none);
   EXPECT_EQ(why, "line 4: expected 2 hex values after `data`, found 1");
+}
+
+TEST(Plugin, aReplayedCaseFileFailsAKernelThatReadsPastTheEndOfTheArray) {
+  // Right values, but it reads one float past the end: only the guard pages see it, and the replay runs them.
+  const auto over_read = [](float* a, size_t n) {
+    volatile float past = n ? a[n] : 0.0f;
+    (void)past;
+    good(a, n);
+  };
+  const std::string dir = (std::filesystem::temp_directory_path() / "maskapply_plugin_over_read").string();
+  const std::string path = write_user_case({"k", "cube", "|x|<1", 0, {}, {0.5f, 2.0f, 0.25f}}, dir, "over_read");
+  ASSERT_FALSE(path.empty());
+  EXPECT_TRUE(replay_case(path, subject("good", good), kRef).ok);
+  const CheckResult r = replay_case(path, subject("over_read", over_read), kRef);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.message.find("0 bytes past the end of the array (guard page at its end)"), std::string::npos) << r.message;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Plugin, aMaskDescriptionParsesBackToItsSpecAsACaseFileWritesIt) {
+  for (const MaskSpec& m : {MaskSpec{MaskKind::less, 0.5f, 0, 0}, MaskSpec{MaskKind::not_ge, -0.0f, 0, 0},
+                            MaskSpec{MaskKind::greater, oracle::from_bits(0x7fc00001u), 0, 0},
+                            MaskSpec{MaskKind::bits_eq, 0.0f, 0x80000001u, 1u}, MaskSpec{MaskKind::always, 0, 0, 0},
+                            MaskSpec{MaskKind::never, 0, 0, 0}}) {
+    std::string d = describe_mask(m);
+    for (const std::string& text : {d, (std::replace(d.begin(), d.end(), ' ', '_'), d)}) {
+      const std::optional<MaskSpec> p = parse_mask(text);
+      ASSERT_TRUE(p) << text;
+      EXPECT_EQ(p->kind, m.kind) << text;
+      EXPECT_EQ(oracle::bits(p->thd), oracle::bits(m.thd)) << text;
+      EXPECT_EQ(p->bits_mask, m.bits_mask) << text;
+      EXPECT_EQ(p->bits_value, m.bits_value) << text;
+    }
+  }
+  for (const char* bad : {"", "less", "less thd=", "lesser thd=0x3f000000", "bits_eq thd=0x00000000", "|x|<1"})
+    EXPECT_FALSE(parse_mask(bad)) << bad;
 }
 
 TEST(Plugin, theBundledCheckIsThePluginCheckOnTheRegistrySubject) {
