@@ -132,7 +132,7 @@ TEST_F(Cli, CheckPrintsOneLinePerKernelAndFInText) {
   ASSERT_EQ(r.code, 0) << r.err;
   size_t lines = 0;
   for (size_t at = 0; (at = r.out.find("bit-exact", at)) != std::string::npos; ++at) ++lines;
-  EXPECT_EQ(lines, 2u * 14u) << r.out;  // every kernel of the registry, pilot_v5 included
+  EXPECT_EQ(lines, 2u * 15u) << r.out;  // every kernel of the registry, pilot_v5 and pilot_v6 included
   EXPECT_NE(r.out.find("model regret"), std::string::npos);
 }
 
@@ -277,8 +277,8 @@ TEST_F(Cli, QuickReportWritesMarkdownJsonCsvAndSvg) {
     EXPECT_TRUE(fs::exists(fs::path(out) / name)) << name;
   const auto j = nlohmann::json::parse(slurp(out + "/report.json"));
   EXPECT_EQ(j["all_bit_exact"], true);
-  // step and uniform x 2 f + 3 article countertests, x 6 pilots (v1 .. v5).
-  EXPECT_EQ(j["rows"].size(), (2u * 2u + 3u) * 6u);
+  // step and uniform x 2 f + 3 article countertests, x 7 pilots (v1 .. v6).
+  EXPECT_EQ(j["rows"].size(), (2u * 2u + 3u) * 7u);
   for (const auto& row : j["rows"]) {
     EXPECT_TRUE(row["model_regret"].is_number());
     EXPECT_TRUE(row["measured_regret"].is_null());
