@@ -98,6 +98,30 @@ struct HuntArgs {
 };
 int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err);
 
+// A find scored again as `maskapply check` scores its file: data made from the pattern (thd 0.5, seed 1, as
+// check's defaults), the real pilot kernel traced and compared with the oracle, its trace priced by
+// gen::model_regret. Empty when it confirms the claimed figure to the bit; else what differs.
+std::string rescore(Kernel pilot, Fn fn, const gen::hunt::Find& f, const gen::CostModel& m, const PilotOptions& o,
+                    size_t n, double claimed);
+
+struct TuneArgs {
+  std::string pilots = "v3_5,v4", fns = "all";
+  std::string model = "m5", model_file = kDefaultHostModel;
+  std::string options;       // where the search starts ("tile=2048 ..."; the article's otherwise)
+  std::string knobs;         // the knobs it moves, comma-separated; empty: every knob the pilot reads
+  size_t n = 8192 + 34 * 4096;
+  double seconds = 600;      // cap per pilot x f
+  size_t budget = 40;        // candidates of the search after the one-knob sweep, per pilot x f
+  uint64_t seed = 1;
+  std::string out = "tune";  // the witnesses' pattern files
+  bool json = false;
+  bool progress = false;     // a progress line on stderr (set when stderr is a terminal)
+  int jobs = 1;
+};
+// `maskapply tune` (docs/tune.md): per pilot x f, the options with the least certified bound that cost at most
+// 1.03x the start's on uniform random data; the one-knob sweep beside it.
+int tune_cmd(const TuneArgs& a, std::ostream& out, std::ostream& err);
+
 struct FloorArgs {
   std::string fns = "all";
   std::string model = "m5", model_file = kDefaultHostModel;

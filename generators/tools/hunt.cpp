@@ -92,15 +92,14 @@ std::string pattern_file(const Job& j, const hunt::Find& f, const gen::CostModel
   return hunt::pattern_file(f, i);
 }
 
-// The find scored again as `maskapply check` scores its file: data made from the pattern (thd 0.5, seed 1, as
-// check's defaults), the real pilot kernel traced and compared with the oracle, its trace priced by
-// gen::model_regret. Empty when it confirms the hunt's figure to the bit; else what differs.
-std::string rescore(const Job& j, const hunt::Find& f, const gen::CostModel& m, const PilotOptions& o, size_t n,
+}  // namespace
+
+std::string rescore(Kernel pilot, Fn fn, const hunt::Find& f, const gen::CostModel& m, const PilotOptions& o, size_t n,
                     double claimed) {
   const std::vector<float> input = gen::make_data(gen::selection(f.pattern, n), 0.5f, 1);
-  const std::vector<float> expected = gen::oracle_output(input, j.f, 0.5f);
-  const gen::Evaluation e = gen::evaluate(j.pilot, j.f, 0.5f, input, expected, o, m);
-  const std::string what = std::string(name(j.pilot)) + " " + std::string(name(j.f)) + ": ";
+  const std::vector<float> expected = gen::oracle_output(input, fn, 0.5f);
+  const gen::Evaluation e = gen::evaluate(pilot, fn, 0.5f, input, expected, o, m);
+  const std::string what = std::string(name(pilot)) + " " + std::string(name(fn)) + ": ";
   if (!e.bit_exact) return what + "the traced kernel is not bit-exact on the find: " + e.message;
   const double traced = e.regret ? e.regret->vs_oracle : NAN;
   if (traced == claimed || (std::isnan(traced) && std::isnan(claimed))) return {};
@@ -109,8 +108,6 @@ std::string rescore(const Job& j, const hunt::Find& f, const gen::CostModel& m, 
                 claimed, traced);
   return what + buf;
 }
-
-}  // namespace
 
 int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
   const std::vector<Kernel> pilots = parse_pilots(a.pilots);
@@ -201,12 +198,12 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
     const PilotOptions o = j.options;
     for (hunt::Find& f : j.result.finds) {
       const double claimed = a.corrupt_for_test ? std::nextafter(f.score.regret, INFINITY) : f.score.regret;
-      if (const std::string e = rescore(j, f, model, o, a.n, claimed); !e.empty())
+      if (const std::string e = rescore(j.pilot, j.f, f, model, o, a.n, claimed); !e.empty())
         throw Unconfirmed("a find the traced kernel does not confirm, so no file was written: " + e +
                           "\npattern:\n" + gen::to_text(f.pattern));
     }
     if (j.bound)
-      if (const std::string e = rescore(j, j.witness, model, o, a.n, j.witness.score.regret); !e.empty())
+      if (const std::string e = rescore(j.pilot, j.f, j.witness, model, o, a.n, j.witness.score.regret); !e.empty())
         throw Unconfirmed("the bound's witness is not confirmed by the traced kernel, so no file was written: " + e +
                           "\npattern:\n" + gen::to_text(j.witness.pattern));
   }
