@@ -184,7 +184,8 @@ TuneResult tune(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& star
   const auto out_of_time = [&] { return c.seconds > 0 && elapsed() > c.seconds; };
 
   // Scores o; bar: the bound it must beat to matter (a witness scoring at or above it dismisses o). Returns the
-  // candidate when it was bounded and passed the rule.
+  // candidate when it was bounded and passed the rule (the start passes it by definition: ratio 1).
+  const std::string start_key = options_text(start);
   const auto score = [&](const PilotOptions& o, double bar) -> std::optional<Candidate> {
     const std::string key = options_text(o);
     if (const auto it = memo.find(key); it != memo.end()) {
@@ -205,7 +206,7 @@ TuneResult tune(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& star
       if (r > sc.cand.plain_worst || i == 0)
         sc.cand.plain_worst = r, sc.cand.plain_density = cases[i].first, sc.cand.plain_seed = cases[i].second;
     }
-    if (!(sc.cand.plain_worst <= c.plain.max_ratio)) {
+    if (!(sc.cand.plain_worst <= c.plain.max_ratio) && key != start_key) {
       ++res.refused_plain;
       sc.outcome = Outcome::plain;
       memo.emplace(key, sc);
@@ -309,7 +310,6 @@ TuneResult tune(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& star
   res.capped = res.capped || (out_of_time() && spent < c.budget);
   // The figures printed are regret_bound's from lambda = 1, as `maskapply hunt` computes them (the search started
   // some from its bar: the same maximum, other last bits); the start's already is.
-  const std::string start_key = options_text(start);
   if (options_text(res.sweep.options) != start_key)
     res.sweep.bound = regret_bound(pilot, f, m, res.sweep.options, c.n).bound;
   res.best = x;

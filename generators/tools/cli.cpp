@@ -620,8 +620,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       ->check(whole(12288, kMaxElements));
   hunt_app->add_option("--jobs", ha.jobs, "Pilot x f hunts in parallel (1 to 64)")->capture_default_str()->check(whole(1, 64));
   hunt_app->add_option("--fail-above", ha.fail_above,
-                       "Exit 1 (naming each) when a find's model regret is above this (for CI)")
+                       "Exit 1 (naming each) when a certified bound or a find's model regret is above this (for CI)")
       ->check(number_from(0));
+  hunt_app->add_option("--summary", ha.summary,
+                       "Append the gate's Markdown table, with each pattern's check line, to this file "
+                       "($GITHUB_STEP_SUMMARY)");
   hunt_app->add_option("--options", ha.options,
                        "The pilots' options as NAME=VALUE words (\"tile=2048 probe=128\"; the article's otherwise); "
                        "the model's constants and d_max go on top");

@@ -90,7 +90,8 @@ struct HuntArgs {
   size_t keep = 3;             // finds per pilot x f
   size_t n = 8192 + 34 * 4096;
   int jobs = 1;
-  std::optional<double> fail_above;  // exit 1 when a find's model regret is above this
+  std::optional<double> fail_above;  // exit 1 when a certified bound or a find's model regret is above this
+  std::string summary;               // append the gate's Markdown table here ($GITHUB_STEP_SUMMARY)
   std::string options;               // "tile=2048 probe=128 ...": the pilots' options (the article's otherwise)
   std::optional<double> dmax;        // inject this d_max instead of the model's
   bool bound = true;                 // compute the certified bound (docs/bound.md) before each search

@@ -236,16 +236,45 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
       }
     }
   }
-  // --fail-above: every find above the bar, named.
+  // --fail-above: every certified bound and every find above the bar, named with its file.
   std::vector<std::string> above;
-  for (const Job& j : jobs)
+  for (const Job& j : jobs) {
+    if (a.fail_above && j.bound && j.bound->bound > *a.fail_above)
+      above.push_back(std::string(name(j.pilot)) + " " + std::string(name(j.f)) + " bound " +
+                      fixed(j.bound->bound, 4) + " (" + j.witness_file + ")");
     for (size_t r = 0; r < j.result.finds.size(); ++r)
       if (a.fail_above && j.result.finds[r].score.regret > *a.fail_above)
         above.push_back(std::string(name(j.pilot)) + " " + std::string(name(j.f)) + " " +
                         fixed(j.result.finds[r].score.regret, 4) + " (" + j.files[r] + ")");
+  }
+  // --summary: the gate's table, appended (GitHub's $GITHUB_STEP_SUMMARY is such a file): per pilot x f the
+  // figure the gate reads (the certified bound, or the hunt's best find where the bound does not cover the pilot)
+  // and the `check` line that replays its pattern.
+  if (!a.summary.empty()) {
+    std::ostringstream s;
+    s << "### maskapply hunt: dispatch gate" << (a.fail_above ? " (--fail-above " + fixed(*a.fail_above, 4) + ")" : "")
+      << "\n\nModel " << model.name << ", n = " << a.n << ", seed " << a.seed << ", budget " << a.budget
+      << " evaluations per pilot x f. The gate reads the certified bound (docs/bound.md), or the hunt's best find where "
+         "the bound does not cover the pilot.\n\n| pilot | f | certified bound | hunt's find | gate | replay |\n"
+         "|---|---|---|---|---|---|\n";
+    for (const Job& j : jobs) {
+      const double find = j.result.finds.empty() ? 0 : j.result.finds[0].score.regret;
+      const double figure = j.bound ? j.bound->bound : find;
+      const std::string file = j.bound ? j.witness_file : j.files.empty() ? std::string() : j.files[0];
+      const std::string check = "maskapply check --pattern " + file + " --f " + std::string(name(j.f)) + " --model " +
+                                model_arg(a) + " --kernel " + std::string(name(j.pilot));
+      const bool bad = a.fail_above && (figure > *a.fail_above || find > *a.fail_above);
+      s << "| " << name(j.pilot) << " | " << name(j.f) << " | " << (j.bound ? fixed(j.bound->bound, 4) : "n/a") << " | "
+        << fixed(find, 4) << " | " << (bad ? "**above**" : a.fail_above ? "ok" : "-") << " | `" << check << "` |\n";
+    }
+    s << "\n" << (above.empty() ? "Nothing above the bar." : std::to_string(above.size()) + " above the bar; the "
+                                                               "patterns are in the job's artifact.") << "\n";
+    std::ofstream o(a.summary, std::ios::app);
+    if (!(o << s.str()) || !o.flush()) throw std::runtime_error("cannot append to --summary '" + a.summary + "'");
+  }
   const auto fail = [&]() {
     if (above.empty()) return 0;
-    err << "maskapply hunt: " << above.size() << " find(s) above --fail-above " << *a.fail_above << ":\n";
+    err << "maskapply hunt: " << above.size() << " bound(s) or find(s) above --fail-above " << *a.fail_above << ":\n";
     for (const std::string& s : above) err << "  " << s << "\n";
     return 1;
   };
