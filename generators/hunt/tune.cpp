@@ -11,6 +11,8 @@
 #include <map>
 #include <stdexcept>
 
+#include <ctime>
+
 #include "pattern_file.h"
 
 namespace maskapply::gen::hunt {
@@ -123,9 +125,18 @@ std::vector<double> plain_costs(Kernel pilot, Fn f, const CostModel& m, const Pi
   return out;
 }
 
+namespace {
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+}  // namespace
+
 TuneResult tune(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& start, const TuneConfig& c) {
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
+  const double cpu0 = thread_cpu_seconds();
   const auto elapsed = [&] { return std::chrono::duration<double>(clock::now() - t0).count(); };
   const TunablePilot* tp = tunable(pilot);
   if (!tp) {
@@ -322,6 +333,7 @@ TuneResult tune(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& star
   }
   res.best_bound = best_bound;
   res.seconds = elapsed();
+  res.cpu_seconds = thread_cpu_seconds() - cpu0;
   report("done");
   return res;
 }

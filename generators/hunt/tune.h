@@ -95,6 +95,7 @@ struct TuneResult {
   size_t bounds = 0;            // ... of which bounded
   size_t off_grid = 0, refused_plain = 0, dismissed = 0;
   double seconds = 0;           // wall clock
+  double cpu_seconds = 0;       // CPU of this thread (on a shared machine, what the search itself took)
   bool capped = false;          // the time cap stopped the search before its budget
 };
 

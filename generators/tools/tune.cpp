@@ -141,7 +141,7 @@ int tune_cmd(const TuneArgs& a, std::ostream& out, std::ostream& err) {
       if (a.progress) err << "\n";
       err << "maskapply tune: " << name(j.pilot) << " " << name(j.f) << ": bound " << fixed(j.r.start.bound, 4) << " -> "
           << fixed(j.r.best.bound, 4) << " (one-knob sweep " << fixed(j.r.sweep.bound, 4) << ") in "
-          << fixed(j.r.seconds, 1) << " s\n";
+          << fixed(j.r.seconds, 1) << " s (" << fixed(j.r.cpu_seconds, 1) << " s of CPU)\n";
     }
   };
   std::vector<std::thread> threads;
@@ -215,6 +215,7 @@ int tune_cmd(const TuneArgs& a, std::ostream& out, std::ostream& err) {
       e["refused_plain"] = r.refused_plain;
       e["dismissed"] = r.dismissed;
       e["seconds"] = r.seconds;
+      e["cpu_seconds"] = r.cpu_seconds;
       e["capped"] = r.capped;
       arr.push_back(e);
     }
@@ -223,7 +224,7 @@ int tune_cmd(const TuneArgs& a, std::ostream& out, std::ostream& err) {
     return 0;
   }
   out << "\n| pilot | f | bound before | one-knob sweep | bound after | after / sweep | floor | plain worst (density) "
-         "| candidates (bounded) | s |\n|---|---|---|---|---|---|---|---|---|---|\n";
+         "| candidates (bounded) | s (CPU s) |\n|---|---|---|---|---|---|---|---|---|---|\n";
   size_t beats = 0;
   double most = 0;
   for (const TuneJob& jb : jobs) {
@@ -234,8 +235,8 @@ int tune_cmd(const TuneArgs& a, std::ostream& out, std::ostream& err) {
         << fixed(r.sweep.bound, 4) << (r.sweep.moved.empty() ? " (start)" : " (" + r.sweep.moved + ")") << " | **"
         << fixed(r.best.bound, 4) << "** | " << fixed(r.best.bound / r.sweep.bound, 4) << " | "
         << (jb.floor ? fixed(jb.floor->floor, 4) : std::string("n/a")) << " | " << fixed(r.best.plain_worst, 4) << " ("
-        << r.best.plain_density << ") | " << r.evaluations << " (" << r.bounds << ") | " << fixed(r.seconds, 1)
-        << (r.capped ? " (capped)" : "") << " |\n";
+        << r.best.plain_density << ") | " << r.evaluations << " (" << r.bounds << ") | " << fixed(r.seconds, 1) << " ("
+        << fixed(r.cpu_seconds, 1) << ")" << (r.capped ? " (capped)" : "") << " |\n";
   }
   out << "\ntune beats the one-knob sweep in " << beats << " of " << jobs.size() << " pilot x f"
       << (beats ? ", by up to " + fixed(100 * most, 1) + " % of its bound" : std::string()) << ".\n";
