@@ -163,7 +163,7 @@ int tune_cmd(const TuneArgs& a, std::ostream& out, std::ostream& err) {
     hunt::FileInfo fi;
     fi.pilot = j.pilot, fi.f = j.f, fi.model = model, fi.model_arg = model_arg(a), fi.options = j.r.best.options;
     fi.n = a.n, fi.model_file = a.model == "m5" ? "" : a.model == "host" ? a.model_file : a.model;
-    fi.found_by = "maskapply tune --seed " + std::to_string(a.seed) + " (the tuned options' certified bound's witness)";
+    fi.found_by = "maskapply tune --seed " + std::to_string(a.seed);
     j.witness_file =
         (std::filesystem::path(a.out) / ("bound-" + hunt::pattern_file_name(j.pilot, j.f, j.witness.score.regret)))
             .string();
