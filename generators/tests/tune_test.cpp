@@ -53,8 +53,9 @@ class Tune : public ::testing::Test {
   }
   // tune --json on the small setting; extra arguments appended.
   nlohmann::json tune(const std::string& pilot, const std::string& f, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args{"tune", "--pilot", pilot,      "--f",   f,    "--n",   kN,     "--options",
-                                  kSmall, "--seconds", "0", "--budget", "6", "--out", path("tune"), "--json"};
+    std::vector<std::string> args{"tune", "--pilot", pilot, "--f", f, "--n", kN, "--options", kSmall, "--seconds", "0",
+                                  "--out", path("tune"), "--json"};
+    if (std::find(extra.begin(), extra.end(), "--budget") == extra.end()) args.insert(args.end(), {"--budget", "6"});
     args.insert(args.end(), extra.begin(), extra.end());
     const Result r = run_cli(args);
     EXPECT_EQ(r.code, 0) << r.err;
