@@ -877,7 +877,8 @@ double bound_objective_of(Kernel pilot, Fn f, const CostModel& m, const PilotOpt
   return solve(st, lambda, false, &forced).F;
 }
 
-BoundResult regret_bound(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, size_t n, double start) {
+BoundResult regret_bound(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, size_t n, double start,
+                         double give_up_above) {
   if (const std::string e = bound_unsupported(pilot, o, n); !e.empty()) throw std::invalid_argument("maskapply bound: " + e);
   const double t0 = cpu_seconds();
   Setting st(pilot, f, m, o, n);
@@ -906,6 +907,10 @@ BoundResult regret_bound(Kernel pilot, Fn f, const CostModel& m, const PilotOpti
     const double w = scorer.score(sum).regret;
     if (w > best_r) best_r = w, best = p, r.tile_pattern = tile_pattern(st, s.tiles);
     r.lambda = lambda, r.f_at_lambda = s.F;
+    if (w >= give_up_above) {
+      r.gave_up = true, r.bound = r.witness = best_r, r.pattern = best, r.seconds = cpu_seconds() - t0;
+      return r;
+    }
     // Dinkelbach: the argmax's own ratio is the next lambda; stop when it no longer rises (from a start above
     // the maximum, the first argmax's ratio is a start below it).
     if (!(w > lambda * (1 + 1e-12)) && achieved) break;

@@ -19,6 +19,7 @@
 // the first verify piece. Not pilot_v5 (its plan reads 16 blocks spread over the tile before the tile runs: not carried left to right).
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -42,6 +43,7 @@ struct BoundResult {
   double o_min = 0;            // the lower bound on any selection's oracle cost used in the certificate
   int iterations = 0;          // dynamic programs run
   double seconds = 0;          // CPU of this thread
+  bool gave_up = false;        // give_up_above was reached: `bound` is then the witness's regret, a LOWER bound
 };
 
 // Empty when the bound covers this pilot, options and n; else why not (the options must carry d_max).
@@ -49,9 +51,11 @@ std::string bound_unsupported(Kernel pilot, const PilotOptions& o, size_t n);
 
 // The bound and its witness for the pilot, f and model, with options o (d_max injected; model_options(m, f) is
 // what the hunt uses) over n elements. start: the first lambda (any value; a known regret saves iterations).
-// Throws std::invalid_argument when bound_unsupported says why.
+// Throws std::invalid_argument when bound_unsupported says why. give_up_above: stop as soon as a witness's regret
+// reaches it (maskapply tune starts at its incumbent's bound: a loser costs one program); the result then has
+// gave_up set and is no certificate.
 BoundResult regret_bound(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, size_t n,
-                         double start = 1.0);
+                         double start = 1.0, double give_up_above = INFINITY);
 
 // For tests: F(lambda) for the same setting (the dynamic program's maximum, no margin).
 double bound_objective(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda);

@@ -601,7 +601,45 @@ TEST_F(Cli, HuntFailAboveExitsOneNamingEachFindAboveTheBar) {
   EXPECT_EQ(js.code, 1);
   const nlohmann::json j = nlohmann::json::parse(js.out);
   EXPECT_EQ(j["fail_above"], 1.0);
-  EXPECT_EQ(j["above"].size(), j["best"].size());
+  EXPECT_EQ(j["above"].size(), j["best"].size() + 1) << "every find and the certified bound";
+}
+
+// The dispatch gate (docs/tune.md): --fail-above reads the certified bound too, and --summary appends the table with
+// the witness's `check` line, which replays the figure.
+TEST_F(Cli, HuntFailAboveAppliesToTheCertifiedBoundAndTheSummaryCarriesTheWitnesssCheckLine) {
+  const std::vector<std::string> base{"hunt", "--pilot", "v4", "--f", "fma13", "--budget", "0", "--seconds", "0",
+                                      "--keep", "1", "--n", "20480", "--options", "tile=1024 probe=64 calib_len=512",
+                                      "--out", path("g"), "--json"};
+  const Result first = run_cli(base);
+  ASSERT_EQ(first.code, 0) << first.err;
+  const nlohmann::json b = nlohmann::json::parse(first.out)["best"][0];
+  const double bound = b["bound"].get<double>(), find = b["model_regret"].get<double>();
+  ASSERT_LE(find, bound);
+  std::vector<std::string> below = base, above = base;
+  const std::string summary = path("summary.md");
+  below.insert(below.end(), {"--fail-above", std::to_string(bound * 1.001), "--summary", summary});
+  above.insert(above.end(), {"--fail-above", std::to_string(bound * 0.999), "--summary", summary});
+  const Result pass = run_cli(below);
+  EXPECT_EQ(pass.code, 0) << pass.err;
+  const Result fail = run_cli(above);
+  EXPECT_EQ(fail.code, 1) << fail.err;
+  EXPECT_NE(fail.err.find("  pilot_v4 fma13 bound " + fixed(bound, 4) + " (" + b["bound_file"].get<std::string>() + ")"),
+            std::string::npos)
+      << fail.err;
+  const std::string text = slurp(summary);  // both runs appended
+  const std::string check = "maskapply check --pattern " + b["bound_file"].get<std::string>() +
+                            " --f fma13 --model m5 --kernel pilot_v4";
+  EXPECT_NE(text.find("| pilot_v4 | fma13 | " + fixed(bound, 4) + " | " + fixed(find, 4) + " | ok | `" + check + "` |"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("| **above** | `" + check + "` |"), std::string::npos) << text;
+  std::vector<std::string> replay;
+  std::istringstream words(check.substr(10));
+  for (std::string w; words >> w;) replay.push_back(w);
+  replay.push_back("--json");
+  const Result c = run_cli(replay);
+  ASSERT_EQ(c.code, 0) << c.err;
+  EXPECT_EQ(nlohmann::json::parse(c.out)["results"][0]["model_regret"].get<double>(), b["bound_witness"].get<double>());
 }
 
 TEST_F(Cli, HuntJsonCarriesCheckJsonsProvenanceAndASchemaVersion) {

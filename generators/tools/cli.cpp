@@ -631,8 +631,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       ->check(whole(12288, kMaxElements));
   hunt_app->add_option("--jobs", ha.jobs, "Pilot x f hunts in parallel (1 to 64)")->capture_default_str()->check(whole(1, 64));
   hunt_app->add_option("--fail-above", ha.fail_above,
-                       "Exit 1 (naming each) when a find's model regret is above this (for CI)")
+                       "Exit 1 (naming each) when a certified bound or a find's model regret is above this (for CI)")
       ->check(number_from(0));
+  hunt_app->add_option("--summary", ha.summary,
+                       "Append the gate's Markdown table, with each pattern's check line, to this file "
+                       "($GITHUB_STEP_SUMMARY)");
   hunt_app->add_option("--options", ha.options,
                        "The pilots' options as NAME=VALUE words (\"tile=2048 probe=128\"; the article's otherwise); "
                        "the model's constants and d_max go on top");
@@ -642,6 +645,35 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       ->group("");
   hunt_app->add_flag("--no-progress", no_progress, "No progress line, even on a terminal");
   hunt_app->footer(kV5SeedNote);
+
+  TuneArgs ta;
+  bool tune_no_progress = false;
+  CLI::App* tune_app = app.add_subcommand("tune", "Options with the least certified bound that cost at most 1.03x "
+                                                   "the start's on uniform random data, per pilot x f (docs/tune.md)");
+  tune_app->add_option("--pilot", ta.pilots, "Comma-separated pilots with a certified bound (v3_5, v4), or all")
+      ->capture_default_str();
+  tune_app->add_option("--f", ta.fns, "Comma-separated f names, or all")
+      ->capture_default_str()
+      ->check(names_check(fn_names(), [](const std::string& l) { parse_fns(l, kArticleFnList); }));
+  tune_app->add_option("--model", ta.model, "m5, host, or a model file from calibrate")->capture_default_str();
+  tune_app->add_option("--model-file", ta.model_file, "Host model file for --model host")->capture_default_str();
+  tune_app->add_option("--options", ta.options, "The options to start from, as NAME=VALUE words (the article's "
+                                                "otherwise); the model's constants and d_max go on top");
+  tune_app->add_option("--knobs", ta.knobs, "Comma-separated knobs to move (tile, probe, xlo, lo, verify_blocks, "
+                                            "bail, distrust); default: every knob the pilot reads");
+  tune_app->add_option("--n", ta.n, "Elements (default: 36 tiles, as the hunt; 12288 to 2^21)")->capture_default_str()
+      ->check(whole(12288, size_t{1} << 21));
+  tune_app->add_option("--seconds", ta.seconds, "Time cap per pilot x f (0: none); reported when it cuts the budget")
+      ->capture_default_str()->check(number_from(0));
+  tune_app->add_option("--budget", ta.budget, "Candidates of the search after the one-knob sweep, per pilot x f")
+      ->capture_default_str()->check(whole(0, 1000000));
+  tune_app->add_option("--seed", ta.seed, "Seed of the search's random moves (printed)")->capture_default_str()
+      ->check(whole(0, kU64Max));
+  tune_app->add_option("--out", ta.out, "Directory for the witnesses' pattern files")->capture_default_str();
+  tune_app->add_option("--jobs", ta.jobs, "Pilot x f tunes in parallel (1 to 64)")->capture_default_str()
+      ->check(whole(1, 64));
+  tune_app->add_flag("--json", ta.json, "JSON on stdout");
+  tune_app->add_flag("--no-progress", tune_no_progress, "No progress line, even on a terminal");
 
   FloorArgs fa;
   CLI::App* floor_app = app.add_subcommand("floor", "The floor under every pilot: per f, the model regret no pilot "
@@ -675,6 +707,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (fam->parsed()) return families_cmd(out);
     if (gen_app->parsed()) return cmd += " gen", gen_cmd(ga, out);
     if (floor_app->parsed()) return cmd += " floor", floor_cmd(fa, out, err);
+    if (tune_app->parsed()) {
+      ta.progress = !tune_no_progress && !ta.json && &err == &std::cerr && isatty(2);
+      return cmd += " tune", tune_cmd(ta, out, err);
+    }
     if (hunt_app->parsed()) {
       ha.progress = !no_progress && !ha.json && &err == &std::cerr && isatty(2);
       return cmd += " hunt", hunt_cmd(ha, out, err);

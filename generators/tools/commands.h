@@ -90,13 +90,38 @@ struct HuntArgs {
   size_t keep = 3;             // finds per pilot x f
   size_t n = 8192 + 34 * 4096;
   int jobs = 1;
-  std::optional<double> fail_above;  // exit 1 when a find's model regret is above this
+  std::optional<double> fail_above;  // exit 1 when a certified bound or a find's model regret is above this
+  std::string summary;               // append the gate's Markdown table here ($GITHUB_STEP_SUMMARY)
   std::string options;               // "tile=2048 probe=128 ...": the pilots' options (the article's otherwise)
   std::optional<double> dmax;        // inject this d_max instead of the model's
   bool bound = true;                 // compute the certified bound (docs/bound.md) before each search
   bool corrupt_for_test = false;     // nudge each find's figure so the traced re-score refuses it (tests only)
 };
 int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err);
+
+// A find scored again as `maskapply check` scores its file: data made from the pattern (thd 0.5, seed 1, as
+// check's defaults), the real pilot kernel traced and compared with the oracle, its trace priced by
+// gen::model_regret. Empty when it confirms the claimed figure to the bit; else what differs.
+std::string rescore(Kernel pilot, Fn fn, const gen::hunt::Find& f, const gen::CostModel& m, const PilotOptions& o,
+                    size_t n, double claimed);
+
+struct TuneArgs {
+  std::string pilots = "v3_5,v4", fns = "all";
+  std::string model = "m5", model_file = kDefaultHostModel;
+  std::string options;       // where the search starts ("tile=2048 ..."; the article's otherwise)
+  std::string knobs;         // the knobs it moves, comma-separated; empty: every knob the pilot reads
+  size_t n = 8192 + 34 * 4096;
+  double seconds = 600;      // cap per pilot x f
+  size_t budget = 40;        // candidates of the search after the one-knob sweep, per pilot x f
+  uint64_t seed = 1;
+  std::string out = "tune";  // the witnesses' pattern files
+  bool json = false;
+  bool progress = false;     // a progress line on stderr (set when stderr is a terminal)
+  int jobs = 1;
+};
+// `maskapply tune` (docs/tune.md): per pilot x f, the options with the least certified bound that cost at most
+// 1.03x the start's on uniform random data; the one-knob sweep beside it.
+int tune_cmd(const TuneArgs& a, std::ostream& out, std::ostream& err);
 
 struct FloorArgs {
   std::string fns = "all";

@@ -92,15 +92,14 @@ std::string pattern_file(const Job& j, const hunt::Find& f, const gen::CostModel
   return hunt::pattern_file(f, i);
 }
 
-// The find scored again as `maskapply check` scores its file: data made from the pattern (thd 0.5, seed 1, as
-// check's defaults), the real pilot kernel traced and compared with the oracle, its trace priced by
-// gen::model_regret. Empty when it confirms the hunt's figure to the bit; else what differs.
-std::string rescore(const Job& j, const hunt::Find& f, const gen::CostModel& m, const PilotOptions& o, size_t n,
+}  // namespace
+
+std::string rescore(Kernel pilot, Fn fn, const hunt::Find& f, const gen::CostModel& m, const PilotOptions& o, size_t n,
                     double claimed) {
   const std::vector<float> input = gen::make_data(gen::selection(f.pattern, n), 0.5f, 1);
-  const std::vector<float> expected = gen::oracle_output(input, j.f, 0.5f);
-  const gen::Evaluation e = gen::evaluate(j.pilot, j.f, 0.5f, input, expected, o, m);
-  const std::string what = std::string(name(j.pilot)) + " " + std::string(name(j.f)) + ": ";
+  const std::vector<float> expected = gen::oracle_output(input, fn, 0.5f);
+  const gen::Evaluation e = gen::evaluate(pilot, fn, 0.5f, input, expected, o, m);
+  const std::string what = std::string(name(pilot)) + " " + std::string(name(fn)) + ": ";
   if (!e.bit_exact) return what + "the traced kernel is not bit-exact on the find: " + e.message;
   const double traced = e.regret ? e.regret->vs_oracle : NAN;
   if (traced == claimed || (std::isnan(traced) && std::isnan(claimed))) return {};
@@ -109,8 +108,6 @@ std::string rescore(const Job& j, const hunt::Find& f, const gen::CostModel& m, 
                 claimed, traced);
   return what + buf;
 }
-
-}  // namespace
 
 int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
   const std::vector<Kernel> pilots = parse_pilots(a.pilots);
@@ -201,12 +198,12 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
     const PilotOptions o = j.options;
     for (hunt::Find& f : j.result.finds) {
       const double claimed = a.corrupt_for_test ? std::nextafter(f.score.regret, INFINITY) : f.score.regret;
-      if (const std::string e = rescore(j, f, model, o, a.n, claimed); !e.empty())
+      if (const std::string e = rescore(j.pilot, j.f, f, model, o, a.n, claimed); !e.empty())
         throw Unconfirmed("a find the traced kernel does not confirm, so no file was written: " + e +
                           "\npattern:\n" + gen::to_text(f.pattern));
     }
     if (j.bound)
-      if (const std::string e = rescore(j, j.witness, model, o, a.n, j.witness.score.regret); !e.empty())
+      if (const std::string e = rescore(j.pilot, j.f, j.witness, model, o, a.n, j.witness.score.regret); !e.empty())
         throw Unconfirmed("the bound's witness is not confirmed by the traced kernel, so no file was written: " + e +
                           "\npattern:\n" + gen::to_text(j.witness.pattern));
   }
@@ -239,16 +236,45 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
       }
     }
   }
-  // --fail-above: every find above the bar, named.
+  // --fail-above: every certified bound and every find above the bar, named with its file.
   std::vector<std::string> above;
-  for (const Job& j : jobs)
+  for (const Job& j : jobs) {
+    if (a.fail_above && j.bound && j.bound->bound > *a.fail_above)
+      above.push_back(std::string(name(j.pilot)) + " " + std::string(name(j.f)) + " bound " +
+                      fixed(j.bound->bound, 4) + " (" + j.witness_file + ")");
     for (size_t r = 0; r < j.result.finds.size(); ++r)
       if (a.fail_above && j.result.finds[r].score.regret > *a.fail_above)
         above.push_back(std::string(name(j.pilot)) + " " + std::string(name(j.f)) + " " +
                         fixed(j.result.finds[r].score.regret, 4) + " (" + j.files[r] + ")");
+  }
+  // --summary: the gate's table, appended (GitHub's $GITHUB_STEP_SUMMARY is such a file): per pilot x f the
+  // figure the gate reads (the certified bound, or the hunt's best find where the bound does not cover the pilot)
+  // and the `check` line that replays its pattern.
+  if (!a.summary.empty()) {
+    std::ostringstream s;
+    s << "### maskapply hunt: dispatch gate" << (a.fail_above ? " (--fail-above " + fixed(*a.fail_above, 4) + ")" : "")
+      << "\n\nModel " << model.name << ", n = " << a.n << ", seed " << a.seed << ", budget " << a.budget
+      << " evaluations per pilot x f. The gate reads the certified bound (docs/bound.md), or the hunt's best find where "
+         "the bound does not cover the pilot.\n\n| pilot | f | certified bound | hunt's find | gate | replay |\n"
+         "|---|---|---|---|---|---|\n";
+    for (const Job& j : jobs) {
+      const double find = j.result.finds.empty() ? 0 : j.result.finds[0].score.regret;
+      const double figure = j.bound ? j.bound->bound : find;
+      const std::string file = j.bound ? j.witness_file : j.files.empty() ? std::string() : j.files[0];
+      const std::string check = "maskapply check --pattern " + file + " --f " + std::string(name(j.f)) + " --model " +
+                                model_arg(a) + " --kernel " + std::string(name(j.pilot));
+      const bool bad = a.fail_above && (figure > *a.fail_above || find > *a.fail_above);
+      s << "| " << name(j.pilot) << " | " << name(j.f) << " | " << (j.bound ? fixed(j.bound->bound, 4) : "n/a") << " | "
+        << fixed(find, 4) << " | " << (bad ? "**above**" : a.fail_above ? "ok" : "-") << " | `" << check << "` |\n";
+    }
+    s << "\n" << (above.empty() ? "Nothing above the bar." : std::to_string(above.size()) + " above the bar; the "
+                                                               "patterns are in the job's artifact.") << "\n";
+    std::ofstream o(a.summary, std::ios::app);
+    if (!(o << s.str()) || !o.flush()) throw std::runtime_error("cannot append to --summary '" + a.summary + "'");
+  }
   const auto fail = [&]() {
     if (above.empty()) return 0;
-    err << "maskapply hunt: " << above.size() << " find(s) above --fail-above " << *a.fail_above << ":\n";
+    err << "maskapply hunt: " << above.size() << " bound(s) or find(s) above --fail-above " << *a.fail_above << ":\n";
     for (const std::string& s : above) err << "  " << s << "\n";
     return 1;
   };
