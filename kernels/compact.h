@@ -9,6 +9,20 @@ namespace maskapply {
 
 namespace detail {
 
+// compact's bookkeeping for the compressed block at element i: a list slot per register, s[k] its lane code and
+// idx[k] its offset, k advanced past the non-empty ones (branch-free: a slot is overwritten unless its register
+// is non-empty, so the list ends up holding the non-empty registers only).
+template <class W>
+MASKAPPLY_INLINE void book_block(uint8_t* s, uint32_t* idx, size_t& k, size_t i, const std::array<uint32_t, 4>& code,
+                                 W& w) {
+  for (size_t j = 0; j < 4; ++j) {
+    s[k] = static_cast<uint8_t>(code[j]);
+    idx[k] = static_cast<uint32_t>(i + 4 * j);
+    k += code[j] != 0;
+  }
+  w.work(Work::booked, 4);
+}
+
 // One compact-detour pass over n <= ws.capacity() elements. Returns how many were selected.
 //
 // The article pads the list of non-empty registers to a multiple of 4 with entries (s = 0, idx = 0) that point at
@@ -30,12 +44,7 @@ size_t compact_span(float* p, size_t n, F& f, M& mask, Workspace& ws, W&& w = {}
       if (skip_block(b, prev_empty, w)) continue;
     std::array<uint32_t, 4> code;
     ptr += compress_block(ptr, b, code, w);
-    for (size_t j = 0; j < 4; ++j) {  // branch-free: the slot is overwritten unless the register is non-empty
-      s[k] = static_cast<uint8_t>(code[j]);
-      idx[k] = static_cast<uint32_t>(i + 4 * j);
-      k += code[j] != 0;
-    }
-    w.work(Work::booked, 4);
+    book_block(s, idx, k, i, code, w);
   }
   const size_t size = static_cast<size_t>(ptr - tmp);
   if (size != 0) {

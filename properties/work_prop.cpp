@@ -114,7 +114,8 @@ RC_GTEST_PROP(ExecutedWork, equalsWhatTheModelChargesForTheTraceTermByTerm, ()) 
   RC_CLASSIFY(work[Work::skipped] > 0, "blocks skipped");
   RC_CLASSIFY(work[Work::switched] > 1, "several switches");
   RC_CLASSIFY(work[Work::compressed] > 0 && work[Work::expanded] == 0, "compressed, nothing expanded");
-  RC_CLASSIFY(work[Work::expanded] > 0 && work[Work::expanded] < work[Work::compressed], "expanded fewer than compressed");
+  RC_CLASSIFY(work[Work::expanded] > 0 && work[Work::expanded] < work[Work::compressed],
+              "expanded fewer than compressed");
   RC_CLASSIFY(work[Work::counted] > 0, "a verified blend counted");
   RC_CLASSIFY(work[Work::probed] > 0, "a probe read");
   std::ostringstream why;
