@@ -67,19 +67,27 @@ size_t compact_span(float* p, size_t n, F& f, M& mask, Workspace& ws, W&& w = {}
 
 // As detour, but expand visits only the registers that had a selected lane. Returns how many were selected.
 // Never reads or writes outside [a, a+n).
-template <class F, class M, class W = NoWork>
-size_t compact(float* a, size_t n, F f, M mask, Workspace& ws, W&& w = {}) {
+template <class F, class M, class W>
+size_t compact(float* a, size_t n, F f, M mask, Workspace& ws, W&& w) {
   return detail::in_pieces(a, n, ws.capacity(), [&](float* p, size_t len) {
     return detail::compact_span<false>(p, len, f, mask, ws, w);
   });
 }
+template <class F, class M>
+size_t compact(float* a, size_t n, F f, M mask, Workspace& ws) {
+  return compact(a, n, f, mask, ws, NoWork{});
+}
 
 // As compact, skipping blocks of 16 with nothing selected during compress.
-template <class F, class M, class W = NoWork>
-size_t compact_skip(float* a, size_t n, F f, M mask, Workspace& ws, W&& w = {}) {
+template <class F, class M, class W>
+size_t compact_skip(float* a, size_t n, F f, M mask, Workspace& ws, W&& w) {
   return detail::in_pieces(a, n, ws.capacity(), [&](float* p, size_t len) {
     return detail::compact_span<true>(p, len, f, mask, ws, w);
   });
+}
+template <class F, class M>
+size_t compact_skip(float* a, size_t n, F f, M mask, Workspace& ws) {
+  return compact_skip(a, n, f, mask, ws, NoWork{});
 }
 
 }  // namespace maskapply

@@ -55,28 +55,40 @@ size_t in_pieces(float* a, size_t n, size_t piece, Span&& span) {
 
 // For i in [0, n): if mask(a[i]) then a[i] = f(a[i]), computing f only on the selected elements. Works in
 // pieces of ws.capacity(). Returns how many were selected. Never reads or writes outside [a, a+n).
-template <class F, class M, class W = NoWork>
-size_t detour(float* a, size_t n, F f, M mask, Workspace& ws, W&& w = {}) {
+template <class F, class M, class W>
+size_t detour(float* a, size_t n, F f, M mask, Workspace& ws, W&& w) {
   return detail::in_pieces(a, n, ws.capacity(), [&](float* p, size_t len) {
     return detail::detour_span<false>(p, len, f, mask, ws, w);
   });
 }
+template <class F, class M>
+size_t detour(float* a, size_t n, F f, M mask, Workspace& ws) {
+  return detour(a, n, f, mask, ws, NoWork{});
+}
 
 // As detour, skipping blocks of 16 with nothing selected during compress.
-template <class F, class M, class W = NoWork>
-size_t detour_skip(float* a, size_t n, F f, M mask, Workspace& ws, W&& w = {}) {
+template <class F, class M, class W>
+size_t detour_skip(float* a, size_t n, F f, M mask, Workspace& ws, W&& w) {
   return detail::in_pieces(a, n, ws.capacity(), [&](float* p, size_t len) {
     return detail::detour_span<true>(p, len, f, mask, ws, w);
   });
 }
+template <class F, class M>
+size_t detour_skip(float* a, size_t n, F f, M mask, Workspace& ws) {
+  return detour_skip(a, n, f, mask, ws, NoWork{});
+}
 
 // detour applied tile by tile (the article's tiled_detour); the workspace grows to the tile if needed.
-template <class F, class M, class W = NoWork>
-size_t tiled_detour(float* a, size_t n, F f, M mask, Workspace& ws, size_t tile = 4096, W&& w = {}) {
+template <class F, class M, class W>
+size_t tiled_detour(float* a, size_t n, F f, M mask, Workspace& ws, size_t tile, W&& w) {
   ws.reserve(tile);
   return detail::in_pieces(a, n, tile, [&](float* p, size_t len) {
     return detail::detour_span<false>(p, len, f, mask, ws, w);
   });
+}
+template <class F, class M>
+size_t tiled_detour(float* a, size_t n, F f, M mask, Workspace& ws, size_t tile = 4096) {
+  return tiled_detour(a, n, f, mask, ws, tile, NoWork{});
 }
 
 }  // namespace maskapply
