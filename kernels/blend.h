@@ -42,7 +42,8 @@ void blend(float* a, size_t n, F f, M mask, W&& w) {
 }
 template <class F, class M>
 void blend(float* a, size_t n, F f, M mask) {
-  blend(a, n, f, mask, NoWork{});
+  NoWork w;
+  blend(a, n, f, mask, w);
 }
 
 // As blend, but a block of 16 with no selected element is skipped (branchy: pays on very sparse masks).
@@ -52,7 +53,8 @@ void blend_skip(float* a, size_t n, F f, M mask, W&& w) {
 }
 template <class F, class M>
 void blend_skip(float* a, size_t n, F f, M mask) {
-  blend_skip(a, n, f, mask, NoWork{});
+  NoWork w;
+  blend_skip(a, n, f, mask, w);
 }
 
 // Counts mask(a[i]) over [0, n): whole blocks, then the last n % 16 elements as one local block with the lanes past
@@ -71,7 +73,8 @@ size_t density(const float* a, size_t n, M mask, W&& w) {
 }
 template <class M>
 size_t density(const float* a, size_t n, M mask) {
-  return density(a, n, mask, NoWork{});
+  NoWork w;
+  return density(a, n, mask, w);
 }
 
 // The pieces blend_verified checks a span of n elements in: `blocks` pieces of whole 16-element blocks, each
@@ -105,7 +108,8 @@ size_t blend_verified(float* a, size_t n, F f, M mask, double d_max, size_t bloc
 }
 template <class F, class M>
 size_t blend_verified(float* a, size_t n, F f, M mask, double d_max, size_t blocks = 8, double bail = 0.75) {
-  return blend_verified(a, n, f, mask, d_max, blocks, bail, NoWork{});
+  NoWork w;
+  return blend_verified(a, n, f, mask, d_max, blocks, bail, w);
 }
 
 }  // namespace maskapply

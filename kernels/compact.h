@@ -75,7 +75,8 @@ size_t compact(float* a, size_t n, F f, M mask, Workspace& ws, W&& w) {
 }
 template <class F, class M>
 size_t compact(float* a, size_t n, F f, M mask, Workspace& ws) {
-  return compact(a, n, f, mask, ws, NoWork{});
+  NoWork w;
+  return compact(a, n, f, mask, ws, w);
 }
 
 // As compact, skipping blocks of 16 with nothing selected during compress.
@@ -87,7 +88,8 @@ size_t compact_skip(float* a, size_t n, F f, M mask, Workspace& ws, W&& w) {
 }
 template <class F, class M>
 size_t compact_skip(float* a, size_t n, F f, M mask, Workspace& ws) {
-  return compact_skip(a, n, f, mask, ws, NoWork{});
+  NoWork w;
+  return compact_skip(a, n, f, mask, ws, w);
 }
 
 }  // namespace maskapply

@@ -63,7 +63,8 @@ size_t detour(float* a, size_t n, F f, M mask, Workspace& ws, W&& w) {
 }
 template <class F, class M>
 size_t detour(float* a, size_t n, F f, M mask, Workspace& ws) {
-  return detour(a, n, f, mask, ws, NoWork{});
+  NoWork w;
+  return detour(a, n, f, mask, ws, w);
 }
 
 // As detour, skipping blocks of 16 with nothing selected during compress.
@@ -75,7 +76,8 @@ size_t detour_skip(float* a, size_t n, F f, M mask, Workspace& ws, W&& w) {
 }
 template <class F, class M>
 size_t detour_skip(float* a, size_t n, F f, M mask, Workspace& ws) {
-  return detour_skip(a, n, f, mask, ws, NoWork{});
+  NoWork w;
+  return detour_skip(a, n, f, mask, ws, w);
 }
 
 // detour applied tile by tile (the article's tiled_detour); the workspace grows to the tile if needed.
@@ -88,7 +90,8 @@ size_t tiled_detour(float* a, size_t n, F f, M mask, Workspace& ws, size_t tile,
 }
 template <class F, class M>
 size_t tiled_detour(float* a, size_t n, F f, M mask, Workspace& ws, size_t tile = 4096) {
-  return tiled_detour(a, n, f, mask, ws, tile, NoWork{});
+  NoWork w;
+  return tiled_detour(a, n, f, mask, ws, tile, w);
 }
 
 }  // namespace maskapply

@@ -54,6 +54,7 @@ struct TileDecision {
 
 // A pilot's observer: run, tile and work (work.h). Drops everything.
 struct NullObserver {
+  static constexpr bool kDropsWork = true;
   void run(const Run&) {}
   void tile(const TileDecision&) {}
   void work(Work, size_t) {}
@@ -63,6 +64,7 @@ struct NullObserver {
 struct Trace {
   std::vector<Run> runs;
   std::vector<TileDecision> tiles;
+  static constexpr bool kDropsWork = true;
   void run(const Run& r) { runs.push_back(r); }
   void tile(const TileDecision& t) { tiles.push_back(t); }
   void work(Work, size_t) {}  // not recorded: see WithWork
@@ -81,6 +83,7 @@ template <class Obs, class W>
 struct WithWork {
   Obs& obs;
   W& w;
+  static constexpr bool kDropsWork = drops_work<W>();
   void run(const Run& r) { obs.run(r); }
   void tile(const TileDecision& t) { obs.tile(t); }
   void work(Work k, size_t units) { w.work(k, units); }

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 
 
 namespace maskapply {
@@ -32,8 +33,21 @@ constexpr std::string_view name(Work w) { return kWorkNames[static_cast<size_t>(
 
 // Drops every report: the default work observer.
 struct NoWork {
+  static constexpr bool kDropsWork = true;
   void work(Work, size_t) {}
 };
+
+// True when an observer of type W drops every work report (it says so with kDropsWork, as NoWork, NullObserver and
+// Trace do): a caller then hands the kernels a NoWork lvalue instead, so an unobserved call runs the very same
+// kernel instantiations whatever its trace observer.
+template <class W>
+constexpr bool drops_work() {
+  using T = std::remove_cvref_t<W>;
+  if constexpr (requires { T::kDropsWork; })
+    return T::kDropsWork;
+  else
+    return false;
+}
 
 // Counts every report, by kind.
 struct WorkCounts {
