@@ -12,18 +12,22 @@ namespace maskapply {
 namespace detail {
 
 // Blend over [p, p+n) with an optional skip; returns how many were selected when Count, else 0.
-template <bool Skip, bool Count, class F, class M>
-MASKAPPLY_INLINE size_t blend_impl(float* p, size_t n, F& f, M& mask) {
+template <bool Skip, bool Count, class F, class M, class W = NoWork>
+MASKAPPLY_INLINE size_t blend_impl(float* p, size_t n, F& f, M& mask, W&& w = {}) {
   const size_t body = n & ~(kBlock - 1);
   std::array<uint32x4_t, 4> acc{vdupq_n_u32(0), vdupq_n_u32(0), vdupq_n_u32(0), vdupq_n_u32(0)};
+  bool prev_empty = false;
   for (size_t i = 0; i < body; i += kBlock) {
     const Block b = load_block(p + i, mask);
     if constexpr (Skip)
-      if (!block_any(b)) continue;
-    if constexpr (Count) count_block(acc, b);
-    blend_store(p + i, b, f);
+      if (skip_block(b, prev_empty, w)) continue;
+    if constexpr (Count) {
+      count_block(acc, b);
+      w.work(Work::counted, 4);
+    }
+    blend_store(p + i, b, f, w);
   }
-  const size_t tail = blend_tail(p + body, n - body, f, mask);
+  const size_t tail = blend_tail(p + body, n - body, f, mask, w);
   return Count ? sum_counts(acc) + tail : 0;
 }
 
@@ -31,25 +35,46 @@ MASKAPPLY_INLINE size_t blend_impl(float* p, size_t n, F& f, M& mask) {
 
 // For i in [0, n): if mask(a[i]) then a[i] = f(a[i]). f runs on every element, BSL keeps it where selected.
 // Never reads or writes outside [a, a+n).
+// w, when given, is told the work (work.h), as for every kernel and pilot; without it nothing is told.
+template <class F, class M, class W>
+void blend(float* a, size_t n, F f, M mask, W&& w) {
+  detail::blend_impl<false, false>(a, n, f, mask, w);
+}
 template <class F, class M>
 void blend(float* a, size_t n, F f, M mask) {
-  detail::blend_impl<false, false>(a, n, f, mask);
+  NoWork w;
+  blend(a, n, f, mask, w);
 }
 
 // As blend, but a block of 16 with no selected element is skipped (branchy: pays on very sparse masks).
+template <class F, class M, class W>
+void blend_skip(float* a, size_t n, F f, M mask, W&& w) {
+  detail::blend_impl<true, false>(a, n, f, mask, w);
+}
 template <class F, class M>
 void blend_skip(float* a, size_t n, F f, M mask) {
-  detail::blend_impl<true, false>(a, n, f, mask);
+  NoWork w;
+  blend_skip(a, n, f, mask, w);
 }
 
 // Counts mask(a[i]) over [0, n): whole blocks, then the last n % 16 elements as one local block with the lanes past
-// the end masked off (the probe's work is ceil(n / 16) blocks of the mask). Reads only [a, a+n).
-template <class M>
-size_t density(const float* a, size_t n, M mask) {
+// the end masked off (the probe's work is ceil(n / 16) blocks of the mask, reported as probed). Reads only
+// [a, a+n).
+template <class M, class W>
+size_t density(const float* a, size_t n, M mask, W&& w) {
   const size_t body = n & ~(detail::kBlock - 1);
   std::array<uint32x4_t, 4> acc{vdupq_n_u32(0), vdupq_n_u32(0), vdupq_n_u32(0), vdupq_n_u32(0)};
-  for (size_t i = 0; i < body; i += detail::kBlock) detail::count_block(acc, detail::load_block(a + i, mask));
+  for (size_t i = 0; i < body; i += detail::kBlock) {
+    detail::count_block(acc, detail::load_block(a + i, mask));
+    w.work(Work::probed, 4);
+  }
+  if (n > body) w.work(Work::probed, 4);
   return detail::sum_counts(acc) + detail::count_tail(a + body, n - body, mask);
+}
+template <class M>
+size_t density(const float* a, size_t n, M mask) {
+  NoWork w;
+  return density(a, n, mask, w);
 }
 
 // The pieces blend_verified checks a span of n elements in: `blocks` pieces of whole 16-element blocks, each
@@ -71,15 +96,20 @@ struct VerifyPieces {
 // whose density count / length is below bail * d_max, it stops and returns the end of that piece: [0, returned)
 // is processed, [returned, n) is untouched. Returns n when it never bails (the last piece never bails). Never
 // reads or writes outside [a, a+n).
-template <class F, class M>
-size_t blend_verified(float* a, size_t n, F f, M mask, double d_max, size_t blocks = 8, double bail = 0.75) {
+template <class F, class M, class W>
+size_t blend_verified(float* a, size_t n, F f, M mask, double d_max, size_t blocks, double bail, W&& w) {
   const VerifyPieces pieces(n, blocks);
   for (size_t k = 0; k < pieces.count; ++k) {
     const size_t begin = pieces.begin(k), end = pieces.end(k, n);
-    const size_t cur = detail::blend_impl<false, true>(a + begin, end - begin, f, mask);
+    const size_t cur = detail::blend_impl<false, true>(a + begin, end - begin, f, mask, w);
     if (end < n && static_cast<double>(cur) / static_cast<double>(end - begin) < bail * d_max) return end;
   }
   return n;
+}
+template <class F, class M>
+size_t blend_verified(float* a, size_t n, F f, M mask, double d_max, size_t blocks = 8, double bail = 0.75) {
+  NoWork w;
+  return blend_verified(a, n, f, mask, d_max, blocks, bail, w);
 }
 
 }  // namespace maskapply

@@ -13,33 +13,34 @@ namespace maskapply {
 namespace detail {
 
 // One detour pass over n <= ws.capacity() elements. Returns how many were selected.
-template <bool Skip, class F, class M>
-size_t detour_span(float* p, size_t n, F& f, M& mask, Workspace& ws) {
+template <bool Skip, class F, class M, class W = NoWork>
+size_t detour_span(float* p, size_t n, F& f, M& mask, Workspace& ws, W&& w = {}) {
   const size_t body = n & ~(kBlock - 1);
   float* const tmp = ws.tmp();
   uint8_t* const s = ws.s();
   float* ptr = tmp;
+  bool prev_empty = false;
   for (size_t i = 0; i < body; i += kBlock) {
     const Block b = load_block(p + i, mask);
     if constexpr (Skip)
-      if (!block_any(b)) {
+      if (skip_block(b, prev_empty, w)) {
         s[i / 4] = s[i / 4 + 1] = s[i / 4 + 2] = s[i / 4 + 3] = 0;
         continue;
       }
     std::array<uint32_t, 4> code;
-    ptr += compress_block(ptr, b, code);
+    ptr += compress_block(ptr, b, code, w);
     for (size_t j = 0; j < 4; ++j) s[i / 4 + j] = static_cast<uint8_t>(code[j]);
   }
   const size_t size = static_cast<size_t>(ptr - tmp);
   if (size != 0) {  // an all-empty span skips phases 2 and 3: nothing to write back
-    apply_packed(tmp, size, f);
+    apply_packed(tmp, size, f, w);
     ptr = tmp;
     for (size_t i = 0; i < body; i += kBlock) {
       const std::array<uint32_t, 4> code{s[i / 4], s[i / 4 + 1], s[i / 4 + 2], s[i / 4 + 3]};
-      ptr += expand_four({p + i, p + i + 4, p + i + 8, p + i + 12}, ptr, code);
+      ptr += expand_four({p + i, p + i + 4, p + i + 8, p + i + 12}, ptr, code, w);
     }
   }
-  return size + blend_tail(p + body, n - body, f, mask);
+  return size + blend_tail(p + body, n - body, f, mask, w);
 }
 
 // Runs span(p, len) over [a, a+n) in consecutive pieces of at most `piece`; returns the summed counts.
@@ -54,28 +55,43 @@ size_t in_pieces(float* a, size_t n, size_t piece, Span&& span) {
 
 // For i in [0, n): if mask(a[i]) then a[i] = f(a[i]), computing f only on the selected elements. Works in
 // pieces of ws.capacity(). Returns how many were selected. Never reads or writes outside [a, a+n).
+template <class F, class M, class W>
+size_t detour(float* a, size_t n, F f, M mask, Workspace& ws, W&& w) {
+  return detail::in_pieces(a, n, ws.capacity(), [&](float* p, size_t len) {
+    return detail::detour_span<false>(p, len, f, mask, ws, w);
+  });
+}
 template <class F, class M>
 size_t detour(float* a, size_t n, F f, M mask, Workspace& ws) {
-  return detail::in_pieces(a, n, ws.capacity(), [&](float* p, size_t len) {
-    return detail::detour_span<false>(p, len, f, mask, ws);
-  });
+  NoWork w;
+  return detour(a, n, f, mask, ws, w);
 }
 
 // As detour, skipping blocks of 16 with nothing selected during compress.
+template <class F, class M, class W>
+size_t detour_skip(float* a, size_t n, F f, M mask, Workspace& ws, W&& w) {
+  return detail::in_pieces(a, n, ws.capacity(), [&](float* p, size_t len) {
+    return detail::detour_span<true>(p, len, f, mask, ws, w);
+  });
+}
 template <class F, class M>
 size_t detour_skip(float* a, size_t n, F f, M mask, Workspace& ws) {
-  return detail::in_pieces(a, n, ws.capacity(), [&](float* p, size_t len) {
-    return detail::detour_span<true>(p, len, f, mask, ws);
-  });
+  NoWork w;
+  return detour_skip(a, n, f, mask, ws, w);
 }
 
 // detour applied tile by tile (the article's tiled_detour); the workspace grows to the tile if needed.
-template <class F, class M>
-size_t tiled_detour(float* a, size_t n, F f, M mask, Workspace& ws, size_t tile = 4096) {
+template <class F, class M, class W>
+size_t tiled_detour(float* a, size_t n, F f, M mask, Workspace& ws, size_t tile, W&& w) {
   ws.reserve(tile);
   return detail::in_pieces(a, n, tile, [&](float* p, size_t len) {
-    return detail::detour_span<false>(p, len, f, mask, ws);
+    return detail::detour_span<false>(p, len, f, mask, ws, w);
   });
+}
+template <class F, class M>
+size_t tiled_detour(float* a, size_t n, F f, M mask, Workspace& ws, size_t tile = 4096) {
+  NoWork w;
+  return tiled_detour(a, n, f, mask, ws, tile, w);
 }
 
 }  // namespace maskapply

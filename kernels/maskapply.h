@@ -5,6 +5,7 @@
 //   compact.h  compact, compact_skip
 //   pilot.h    pilot_v1, pilot_v2, pilot_v3, pilot_v3_5, pilot_v4, pilot_v5, PilotOptions, bsl_calibrate
 //   trace.h    Trace, Run, TileDecision (the decision trace)
+//   work.h     Work, WorkCounts (the work each kernel executes, in the cost model's terms; NoWork by default)
 //   functions.h / masks.h  the f catalog and the built-in masks
 #pragma once
 
@@ -15,4 +16,5 @@
 #include "masks.h"
 #include "pilot.h"
 #include "trace.h"
+#include "work.h"
 #include "workspace.h"

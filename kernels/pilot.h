@@ -90,14 +90,14 @@ inline double d_max_from_time(double ns_per_register, double B, double D) {
 }
 
 // The article's bsl_calibrate: the fastest blend over blocks of len, as ns per register, gives d_max
-// (d_max_from_time). Processes [a, a+n) with blend as it measures.
-template <class F, class M>
-double bsl_calibrate(float* a, size_t n, size_t len, F f, M mask, double B, double D) {
+// (d_max_from_time). Processes [a, a+n) with blend as it measures (telling w the work).
+template <class F, class M, class W = NoWork>
+double bsl_calibrate(float* a, size_t n, size_t len, F f, M mask, double B, double D, W&& w = {}) {
   double ns = 1e18;
   for (size_t i = 0; i < n; i += len) {
     const size_t l = std::min(len, n - i);
     const auto st = std::chrono::steady_clock::now();
-    blend(a + i, l, f, mask);
+    blend(a + i, l, f, mask, w);
     const auto ed = std::chrono::steady_clock::now();
     ns = std::min(ns, std::chrono::duration<double, std::nano>(ed - st).count() / (static_cast<double>(l) / 4.0));
   }
@@ -115,7 +115,8 @@ struct Tile {
 };
 
 // What every pilot shares: calibration on the first tiles, the tile loop, the probe, running a strategy over a
-// range with its report, and the verified blend with its detour fallback.
+// range with its report, and the verified blend with its detour fallback. The observer also receives the work
+// of every kernel the pilot runs (work.h).
 template <class F, class M, class Obs>
 class Pilot {
  public:
@@ -137,9 +138,10 @@ class Pilot {
     size_t index = 0;
     if (o_.d_max) {
       d_max_ = *o_.d_max;
-      for (size_t i = 0; i < region; i += o_.calib_len) blend(a_ + i, std::min(o_.calib_len, region - i), f_, mask_);
+      for (size_t i = 0; i < region; i += o_.calib_len)
+        blend(a_ + i, std::min(o_.calib_len, region - i), f_, mask_, work());
     } else {
-      d_max_ = bsl_calibrate(a_, region, o_.calib_len, f_, mask_, o_.B, o_.D);
+      d_max_ = bsl_calibrate(a_, region, o_.calib_len, f_, mask_, o_.B, o_.D, work());
     }
     th_ = Thresholds::from(o_, d_max_);
     for (size_t i = 0; i < region; i += o_.calib_len) {
@@ -158,7 +160,7 @@ class Pilot {
   // The probe: selected elements among the tile's first `probe`, scaled to a full probe for a short tile.
   long long probe(Tile& t) {
     const size_t len = std::min(o_.probe, t.size());
-    const size_t cnt = density(a_ + t.begin(), len, mask_);
+    const size_t cnt = density(a_ + t.begin(), len, mask_, work());
     t.d.source = CountSource::probe;
     t.d.probed = len;
     t.d.count = static_cast<long long>(len == o_.probe ? cnt : cnt * o_.probe / len);
@@ -172,13 +174,13 @@ class Pilot {
     const size_t len = end - begin;
     size_t count = 0;
     switch (s) {
-      case Strategy::blend: blend(p, len, f_, mask_); break;
-      case Strategy::blend_skip: blend_skip(p, len, f_, mask_); break;
+      case Strategy::blend: blend(p, len, f_, mask_, work()); break;
+      case Strategy::blend_skip: blend_skip(p, len, f_, mask_, work()); break;
       case Strategy::blend_verified: break;  // see verified()
-      case Strategy::detour: count = detour_span<false>(p, len, f_, mask_, ws_); break;
-      case Strategy::detour_skip: count = detour_span<true>(p, len, f_, mask_, ws_); break;
-      case Strategy::compact: count = compact_span<false>(p, len, f_, mask_, ws_); break;
-      case Strategy::compact_skip: count = compact_span<true>(p, len, f_, mask_, ws_); break;
+      case Strategy::detour: count = detour_span<false>(p, len, f_, mask_, ws_, work()); break;
+      case Strategy::detour_skip: count = detour_span<true>(p, len, f_, mask_, ws_, work()); break;
+      case Strategy::compact: count = compact_span<false>(p, len, f_, mask_, ws_, work()); break;
+      case Strategy::compact_skip: count = compact_span<true>(p, len, f_, mask_, ws_, work()); break;
     }
     report(begin, end, s);
     return count;
@@ -188,7 +190,7 @@ class Pilot {
   // blend_verified over the tile; if it bails, detour on the rest. Returns where it bailed (tile-relative),
   // or the tile size, and the detour's count in *rest_count.
   size_t verified(Tile& t, size_t* rest_count) {
-    const size_t did = blend_verified(a_ + t.begin(), t.size(), f_, mask_, d_max_, o_.verify_blocks, o_.bail);
+    const size_t did = blend_verified(a_ + t.begin(), t.size(), f_, mask_, d_max_, o_.verify_blocks, o_.bail, work());
     report(t.begin(), t.begin() + did, Strategy::blend_verified);
     *rest_count = 0;
     if (did < t.size()) {
@@ -228,7 +230,7 @@ class Pilot {
   // Blend over [begin, end) counting the selected elements (the verified blend's counting pass, one block),
   // reported as blend_verified. Returns the count.
   size_t counted_blend(size_t begin, size_t end) {
-    const size_t c = detail::blend_impl<false, true>(a_ + begin, end - begin, f_, mask_);
+    const size_t c = detail::blend_impl<false, true>(a_ + begin, end - begin, f_, mask_, work());
     report(begin, end, Strategy::blend_verified);
     return c;
   }
@@ -237,6 +239,7 @@ class Pilot {
   // nothing: an array offset; the block must lie in [0, n)).
   void sample_block(size_t at, uint32_t& count, uint32_t& registers) const {
     const Block b = load_block(a_ + at, mask_);
+    work().work(Work::probed, 4);
     count = 0, registers = 0;
     for (size_t j = 0; j < 4; ++j) {
       const uint32_t code = lane_code(b.m[j]);
@@ -259,6 +262,13 @@ class Pilot {
     if (begin < end) obs_.run(Run{begin, end, s});
   }
   void done(const Tile& t) { obs_.tile(t.d); }
+  // Where the kernels report their work: the observer, or a NoWork when it drops the work (work.h).
+  auto& work() const {
+    if constexpr (drops_work<Obs>())
+      return none_;
+    else
+      return obs_;
+  }
 
   float* a_;
   size_t n_;
@@ -267,6 +277,7 @@ class Pilot {
   Workspace& ws_;
   const PilotOptions& o_;
   Obs& obs_;
+  mutable NoWork none_;
   double d_max_ = 0;
   Thresholds th_{0, 0, 0};
 };

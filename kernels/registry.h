@@ -6,6 +6,7 @@
 #include <array>
 #include <optional>
 #include <string_view>
+#include <type_traits>
 
 #include "functions.h"
 #include "masks.h"
@@ -42,16 +43,25 @@ constexpr std::optional<Kernel> kernel_from_name(std::string_view s) {
 void run_kernel(Kernel k, Fn f, const MaskSpec& m, float* a, size_t n, Workspace& ws, const PilotOptions& o = {},
                 Trace* trace = nullptr);
 
-// The same for a compile-time f and mask (any callables of the kernel concept).
-template <class F, class M>
+// The same for a compile-time f and mask (any callables of the kernel concept). w, when given, is told the work
+// every kernel executes (work.h; e.g. a WorkCounts).
+template <class F, class M, class W = NoWork>
 void run_kernel_with(Kernel k, F f, M mask, float* a, size_t n, Workspace& ws, const PilotOptions& o,
-                     Trace* trace) {
+                     Trace* trace, W&& w = {}) {
   NullObserver none;
   const auto pilot = [&](auto&& body) {
-    if (trace)
-      body(*trace);
-    else
-      body(none);
+    if constexpr (drops_work<W>()) {  // the pilots' usual instantiations: Trace& or NullObserver&
+      if (trace)
+        body(*trace);
+      else
+        body(none);
+    } else if (trace) {
+      WithWork<Trace, std::remove_reference_t<W>> obs{*trace, w};
+      body(obs);
+    } else {
+      WithWork<NullObserver, std::remove_reference_t<W>> obs{none, w};
+      body(obs);
+    }
   };
   // A plain kernel reports what it executes: one run for blend and blend_skip, one per pass of the detour family
   // (pieces of the workspace's capacity, or of the tile for tiled_detour), as each pass packs and expands alone.
@@ -61,21 +71,23 @@ void run_kernel_with(Kernel k, F f, M mask, float* a, size_t n, Workspace& ws, c
     for (size_t i = 0; i < n; i += piece) trace->run(Run{i, std::min(n, i + piece), s});
   };
   switch (k) {
-    case Kernel::blend: blend(a, n, f, mask); return plain(Strategy::blend);
-    case Kernel::blend_skip: blend_skip(a, n, f, mask); return plain(Strategy::blend_skip);
-    case Kernel::detour: detour(a, n, f, mask, ws); return plain(Strategy::detour, ws.capacity());
-    case Kernel::detour_skip: detour_skip(a, n, f, mask, ws); return plain(Strategy::detour_skip, ws.capacity());
-    case Kernel::compact: compact(a, n, f, mask, ws); return plain(Strategy::compact, ws.capacity());
-    case Kernel::compact_skip: compact_skip(a, n, f, mask, ws); return plain(Strategy::compact_skip, ws.capacity());
-    case Kernel::tiled_detour: tiled_detour(a, n, f, mask, ws, o.tile); return plain(Strategy::detour, o.tile);
+    case Kernel::blend: blend(a, n, f, mask, w); return plain(Strategy::blend);
+    case Kernel::blend_skip: blend_skip(a, n, f, mask, w); return plain(Strategy::blend_skip);
+    case Kernel::detour: detour(a, n, f, mask, ws, w); return plain(Strategy::detour, ws.capacity());
+    case Kernel::detour_skip: detour_skip(a, n, f, mask, ws, w); return plain(Strategy::detour_skip, ws.capacity());
+    case Kernel::compact: compact(a, n, f, mask, ws, w); return plain(Strategy::compact, ws.capacity());
+    case Kernel::compact_skip:
+      compact_skip(a, n, f, mask, ws, w);
+      return plain(Strategy::compact_skip, ws.capacity());
+    case Kernel::tiled_detour: tiled_detour(a, n, f, mask, ws, o.tile, w); return plain(Strategy::detour, o.tile);
     case Kernel::blend_verified: {
       if (const std::string err = o.validate(); !err.empty()) throw std::invalid_argument("maskapply: " + err);
       ws.reserve(o.tile);
       const double d_max = o.d_max.value_or(0.0);
       for (size_t i = 0; i < n; i += o.tile) {
         const size_t len = std::min(o.tile, n - i);
-        const size_t did = blend_verified(a + i, len, f, mask, d_max, o.verify_blocks, o.bail);
-        if (did < len) detour(a + i + did, len - did, f, mask, ws);
+        const size_t did = blend_verified(a + i, len, f, mask, d_max, o.verify_blocks, o.bail, w);
+        if (did < len) detour(a + i + did, len - did, f, mask, ws, w);
         if (trace) {
           if (did) trace->run(Run{i, i + did, Strategy::blend_verified});
           if (did < len) trace->run(Run{i + did, i + len, Strategy::detour});

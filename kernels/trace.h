@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The decision trace: an optional observer that pilots tell, per tile, what they decided and which strategy
-// ran over which range. NullObserver compiles to nothing, so an untraced call costs nothing.
+// ran over which range, and (work.h) each unit of work their kernels execute. NullObserver compiles to nothing,
+// so an untraced call costs nothing.
 #pragma once
 
 #include <array>
@@ -10,6 +11,8 @@
 #include <optional>
 #include <string_view>
 #include <vector>
+
+#include "work.h"
 
 namespace maskapply {
 
@@ -49,17 +52,22 @@ struct TileDecision {
   friend bool operator==(const TileDecision&, const TileDecision&) = default;
 };
 
+// A pilot's observer: run, tile and work (work.h). Drops everything.
 struct NullObserver {
+  static constexpr bool kDropsWork = true;
   void run(const Run&) {}
   void tile(const TileDecision&) {}
+  void work(Work, size_t) {}
 };
 
 // Records everything; what tests, the report and the fuzzers use.
 struct Trace {
   std::vector<Run> runs;
   std::vector<TileDecision> tiles;
+  static constexpr bool kDropsWork = true;
   void run(const Run& r) { runs.push_back(r); }
   void tile(const TileDecision& t) { tiles.push_back(t); }
+  void work(Work, size_t) {}  // not recorded: see WithWork
   void clear() { runs.clear(), tiles.clear(); }
   // The run that covers element i, if any.
   std::optional<Run> run_at(size_t i) const {
@@ -68,6 +76,17 @@ struct Trace {
     return std::nullopt;
   }
   friend bool operator==(const Trace&, const Trace&) = default;
+};
+
+// A pilot's observer that tells Obs the runs and tiles and W (e.g. WorkCounts) the work.
+template <class Obs, class W>
+struct WithWork {
+  Obs& obs;
+  W& w;
+  static constexpr bool kDropsWork = drops_work<W>();
+  void run(const Run& r) { obs.run(r); }
+  void tile(const TileDecision& t) { obs.tile(t); }
+  void work(Work k, size_t units) { w.work(k, units); }
 };
 
 }  // namespace maskapply
