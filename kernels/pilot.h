@@ -207,7 +207,7 @@ class Pilot {
   size_t verified_pieces(Tile& t, Strategy s, size_t pieces, double floor, Strategy fallback) {
     size_t did = t.size();
     if (s == Strategy::blend_verified) {
-      did = blend_verified(a_ + t.begin(), t.size(), f_, mask_, floor, pieces, 1.0);
+      did = blend_verified(a_ + t.begin(), t.size(), f_, mask_, floor, pieces, 1.0, work());
       report(t.begin(), t.begin() + did, Strategy::blend_verified);
     } else {
       const VerifyPieces vp(t.size(), pieces);
