@@ -187,24 +187,20 @@ class Pilot {
   }
   size_t run(Strategy s, const Tile& t) { return run(s, t.begin(), t.end()); }
 
-  // blend_verified over the tile; if it bails, detour on the rest. Returns where it bailed (tile-relative),
-  // or the tile size, and the detour's count in *rest_count.
+  // The article's verified blend over the tile (verify_blocks pieces, bailing below bail * d_max); if it bails,
+  // detour on the rest. Returns where it bailed (tile-relative), or the tile size, and the detour's count in
+  // *rest_count.
   size_t verified(Tile& t, size_t* rest_count) {
-    const size_t did = blend_verified(a_ + t.begin(), t.size(), f_, mask_, d_max_, o_.verify_blocks, o_.bail, work());
-    report(t.begin(), t.begin() + did, Strategy::blend_verified);
-    *rest_count = 0;
-    if (did < t.size()) {
-      t.d.bail = t.begin() + did;
-      *rest_count = run(Strategy::detour, t.begin() + did, t.end());
-    }
-    return did;
+    return verified_pieces(t, Strategy::blend_verified, o_.verify_blocks, o_.bail * d_max_, Strategy::detour,
+                           rest_count);
   }
 
-  // pilot_v6's verified run: strategy s (blend_verified: the verified blend; else a counting strategy, each piece
-  // its own run) over the tile in the VerifyPieces of (size, pieces); after a piece but the last whose density
-  // count / length is below `floor`, the rest of the tile runs `fallback`. Returns where it fell back (tile end:
-  // never).
-  size_t verified_pieces(Tile& t, Strategy s, size_t pieces, double floor, Strategy fallback) {
+  // A verified run (v3.5's, v4's and v6's): strategy s (blend_verified: the verified blend; else a counting
+  // strategy, each piece its own run) over the tile in the VerifyPieces of (size, pieces); after a piece but the
+  // last whose density count / length is below `floor`, the rest of the tile runs `fallback`. Returns where it
+  // fell back (tile end: never), and the fallback's count in *rest_count when given (0 without a fallback).
+  size_t verified_pieces(Tile& t, Strategy s, size_t pieces, double floor, Strategy fallback,
+                         size_t* rest_count = nullptr) {
     size_t did = t.size();
     if (s == Strategy::blend_verified) {
       did = blend_verified(a_ + t.begin(), t.size(), f_, mask_, floor, pieces, 1.0, work());
@@ -220,10 +216,12 @@ class Pilot {
         }
       }
     }
+    size_t rest = 0;
     if (did < t.size()) {
       t.d.bail = t.begin() + did;
-      run(fallback, t.begin() + did, t.end());
+      rest = run(fallback, t.begin() + did, t.end());
     }
+    if (rest_count) *rest_count = rest;
     return did;
   }
 
