@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: MIT
 # maskapply_add_test(NAME <name> SOURCES <files...> [LIBS <targets...>] LABELS <labels...> [ARGS <args...>]
-#                    [TIMEOUT <seconds>] [TARGET <existing executable>])
+#                    [TIMEOUT <seconds>] [TARGET <existing executable>] [COST <seconds>])
 # The one way tests are registered: builds the executable (unless TARGET names an existing one), links GTest
-# unless it is a plain program, and adds it to ctest with its labels. When cross-compiling, ctest runs it
-# through CMAKE_CROSSCOMPILING_EMULATOR (qemu-aarch64), which add_test applies to executable targets.
+# unless it is a plain program, and adds it to ctest with its labels. COST: the test's seconds on the 2-core CI
+# machine, for a test that takes much longer than the rest: `ctest -j` starts the costliest first when it has no
+# timings of its own yet (a clean clone), so a long test does not run alone at the end (docs/ci.md).
+# When cross-compiling, ctest runs it through CMAKE_CROSSCOMPILING_EMULATOR (qemu-aarch64), which add_test applies
+# to executable targets.
 function(maskapply_add_test)
-  cmake_parse_arguments(T "NO_GTEST" "NAME;TIMEOUT;TARGET" "SOURCES;LIBS;LABELS;ARGS" ${ARGN})
+  cmake_parse_arguments(T "NO_GTEST" "NAME;TIMEOUT;TARGET;COST" "SOURCES;LIBS;LABELS;ARGS" ${ARGN})
   if(NOT T_LABELS)
     message(FATAL_ERROR "maskapply_add_test(${T_NAME}): give LABELS (unit, property, fuzz-replay, regression...)")
   endif()
@@ -24,6 +27,9 @@ function(maskapply_add_test)
     set(T_TIMEOUT 900)
   endif()
   set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT})
+  if(T_COST)
+    set_tests_properties(${T_NAME} PROPERTIES COST ${T_COST})
+  endif()
   # Under the emulator a test may run fewer cases (as Highway's AdjustedReps): MASKAPPLY_EMULATED=1 says so.
   if(CMAKE_CROSSCOMPILING_EMULATOR)
     set_property(TEST ${T_NAME} APPEND PROPERTY ENVIRONMENT "MASKAPPLY_EMULATED=1")
