@@ -195,6 +195,9 @@ TEST_F(Tune, BadInputExitsTwoWithAMessageAndWritesNothing) {
                         Case{{"--model", bad_model}, "malformed host model"},
                         Case{{"--knobs", "nosuch"}, "--knobs: unknown knob 'nosuch'"},
                         Case{{"--pilot", "v3_5", "--knobs", "distrust"}, "pilot_v3_5 does not read distrust"},
+                        // `all` is every pilot with a bound: v3.5 (the first) and v6 (the only one without lo).
+                        Case{{"--pilot", "all", "--knobs", "v6_bail"}, "pilot_v3_5 does not read v6_bail"},
+                        Case{{"--pilot", "all", "--knobs", "lo"}, "pilot_v6 does not read lo"},
                         Case{{"--f", "nosuch"}, "unknown f 'nosuch'"},
                         Case{{"--budget", "-1"}, "--budget"},
                         Case{{"--n", "100"}, "--n"}}) {

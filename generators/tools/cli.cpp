@@ -650,7 +650,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   bool tune_no_progress = false;
   CLI::App* tune_app = app.add_subcommand("tune", "Options with the least certified bound that cost at most 1.03x "
                                                    "the start's on uniform random data, per pilot x f (docs/tune.md)");
-  tune_app->add_option("--pilot", ta.pilots, "Comma-separated pilots with a certified bound (v3_5, v4), or all")
+  tune_app->add_option("--pilot", ta.pilots, "Comma-separated pilots with a certified bound (v3_5, v4, v6), or all")
       ->capture_default_str();
   tune_app->add_option("--f", ta.fns, "Comma-separated f names, or all")
       ->capture_default_str()
@@ -660,7 +660,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   tune_app->add_option("--options", ta.options, "The options to start from, as NAME=VALUE words (the article's "
                                                 "otherwise); the model's constants and d_max go on top");
   tune_app->add_option("--knobs", ta.knobs, "Comma-separated knobs to move (tile, probe, xlo, lo, verify_blocks, "
-                                            "bail, distrust); default: every knob the pilot reads");
+                                            "bail, distrust; v6: v6_pieces, v6_bail, v6_lo); default: every knob "
+                                            "the pilot reads");
   tune_app->add_option("--n", ta.n, "Elements (default: 36 tiles, as the hunt; 12288 to 2^21)")->capture_default_str()
       ->check(whole(12288, size_t{1} << 21));
   tune_app->add_option("--seconds", ta.seconds, "Time cap per pilot x f (0: none); reported when it cuts the budget")

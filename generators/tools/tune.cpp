@@ -54,7 +54,11 @@ std::string list_text(const std::vector<double>& v) {
 }  // namespace
 
 int tune_cmd(const TuneArgs& a, std::ostream& out, std::ostream& err) {
-  std::vector<Kernel> pilots = parse_pilots(a.pilots == "all" ? "v3_5,v4" : a.pilots);
+  std::vector<Kernel> pilots;
+  if (a.pilots == "all")  // every pilot with a certified bound
+    for (const hunt::TunablePilot& t : hunt::tunable_pilots()) pilots.push_back(t.pilot);
+  else
+    pilots = parse_pilots(a.pilots);
   for (const Kernel k : pilots)
     if (!hunt::tunable(k)) {
       std::string known;
