@@ -111,6 +111,18 @@ const std::vector<TunablePilot>& tunable_pilots() {
   return pilots;
 }
 
+std::string tunable_pilot_names() {
+  std::string known;
+  for (const TunablePilot& t : tunable_pilots()) known += (known.empty() ? "" : ", ") + std::string(name(t.pilot));
+  return known;
+}
+
+std::string knob_names() {
+  std::string known;
+  for (const std::string_view k : kKnobNames) known += (known.empty() ? "" : ", ") + std::string(k);
+  return known;
+}
+
 const TunablePilot* tunable(Kernel k) {
   for (const TunablePilot& p : tunable_pilots())
     if (p.pilot == k) return &p;
@@ -153,11 +165,9 @@ TuneResult tune(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& star
   const double cpu0 = thread_cpu_seconds();
   const auto elapsed = [&] { return std::chrono::duration<double>(clock::now() - t0).count(); };
   const TunablePilot* tp = tunable(pilot);
-  if (!tp) {
-    std::string known;
-    for (const TunablePilot& t : tunable_pilots()) known += (known.empty() ? "" : ", ") + std::string(name(t.pilot));
-    throw std::invalid_argument(std::string(name(pilot)) + " has no certified bound to tune (tune knows: " + known + ")");
-  }
+  if (!tp)
+    throw std::invalid_argument(std::string(name(pilot)) + " has no certified bound to tune (tune knows: " +
+                                tunable_pilot_names() + ")");
   if (!start.d_max) throw std::invalid_argument("the starting options need an injected d_max");
   if (const std::string e = bound_unsupported(pilot, start, c.n); !e.empty())
     throw std::invalid_argument("the starting options are off the certified bound's grid: " + e);

@@ -32,6 +32,8 @@ namespace maskapply::gen::hunt {
 enum class Knob { tile, probe, xlo, lo, verify_blocks, bail, distrust, v6_pieces, v6_bail, v6_lo };
 std::string_view name(Knob k);
 std::optional<Knob> knob_from_name(std::string_view s);
+// Every knob's name, comma-separated (for messages).
+std::string knob_names();
 double knob_value(const PilotOptions& o, Knob k);
 void set_knob(PilotOptions& o, Knob k, double v);
 // The values tune tries for a knob (the start's own value is tried too). Tiles stop at 4096: pilot_v4's bound at
@@ -46,6 +48,8 @@ struct TunablePilot {
 };
 const std::vector<TunablePilot>& tunable_pilots();
 const TunablePilot* tunable(Kernel k);
+// The tunable pilots' names, comma-separated (for messages).
+std::string tunable_pilot_names();
 
 // The plain-data rule: on the uniform random selection at each density (every element selected with probability
 // d, from each seed), the candidate's model cost of the decided tiles is at most max_ratio x the start's.

@@ -476,7 +476,7 @@ TEST_F(Cli, HuntTakesTheUsersOptionsAndDmaxForTheFindsTheBoundAndTheFiles) {
   EXPECT_EQ(b["d_max"], 0.3);
   ASSERT_TRUE(b["bound"].is_number()) << b["bound_note"];
   EXPECT_GE(b["bound"].get<double>(), b["model_regret"].get<double>());
-  for (const std::string f : {b["file"].get<std::string>(), b["bound_file"].get<std::string>()}) {
+  for (const std::string& f : {b["file"].get<std::string>(), b["bound_file"].get<std::string>()}) {
     const std::string text = slurp(f);
     SCOPED_TRACE(text);
     EXPECT_NE(text.find("\n# options: tile=2048 probe=128 "), std::string::npos);
@@ -485,8 +485,9 @@ TEST_F(Cli, HuntTakesTheUsersOptionsAndDmaxForTheFindsTheBoundAndTheFiles) {
     ASSERT_FALSE(cj.is_null());
     EXPECT_EQ(cj["results"][0]["options"]["tile"], 2048);
     EXPECT_EQ(cj["results"][0]["options"]["d_max"], 0.3);
-    if (f == b["file"].get<std::string>())
+    if (f == b["file"].get<std::string>()) {
       EXPECT_EQ(cj["results"][0]["model_regret"].get<double>(), b["model_regret"].get<double>());
+    }
   }
   for (const std::string bad : {"tile=8 probe=4", "tile=abc", "title=2048", "probe"}) {
     const Result e = run_cli({"hunt", "--pilot", "v4", "--f", "fma13", "--budget", "0", "--seconds", "0", "--options",
@@ -717,7 +718,9 @@ TEST_F(Cli, HuntReportsPilotV5sSeedAwareFindAndCheckReprintsIt) {
   EXPECT_EQ(best["model_regret"].get<double>(), best["seed_aware"].get<double>());
   EXPECT_EQ(best["origin"].get<std::string>().rfind("seed-aware adversary", 0), 0u) << best["origin"];
   for (const auto& b : j["best"])
-    if (b["pilot"] == "pilot_v4") EXPECT_TRUE(b["seed_aware"].is_null());
+    if (b["pilot"] == "pilot_v4") {
+      EXPECT_TRUE(b["seed_aware"].is_null());
+    }
   const Result c = run_cli({"check", "--pattern", best["file"].get<std::string>(), "--f", "pow10", "--model", "m5",
                             "--kernel", "pilot_v5", "--json"});
   ASSERT_EQ(c.code, 0) << c.err;

@@ -193,7 +193,8 @@ TEST_F(Tune, BadInputExitsTwoWithAMessageAndWritesNothing) {
                         Case{{"--model", path("no-such-model.json")}, "unknown model"},
                         Case{{"--model", "host", "--model-file", path("no-such-model.json")}, "cannot read host model"},
                         Case{{"--model", bad_model}, "malformed host model"},
-                        Case{{"--knobs", "nosuch"}, "--knobs: unknown knob 'nosuch'"},
+                        Case{{"--knobs", "nosuch"}, "--knobs: unknown knob 'nosuch' (known: tile, probe, xlo, lo, "
+                                                        "verify_blocks, bail, distrust, v6_pieces, v6_bail, v6_lo)"},
                         Case{{"--pilot", "v3_5", "--knobs", "distrust"}, "pilot_v3_5 does not read distrust"},
                         // `all` is every pilot with a bound: v3.5 (the first) and v6 (the only one without lo).
                         Case{{"--pilot", "all", "--knobs", "v6_bail"}, "pilot_v3_5 does not read v6_bail"},

@@ -20,6 +20,7 @@
 #include "commands.h"
 #include "evaluate.h"
 #include "provenance.h"
+#include "run_header.h"
 #include "pattern_file.h"
 #include "search.h"
 
@@ -285,17 +286,8 @@ int hunt_cmd(const HuntArgs& a, std::ostream& out, std::ostream& err) {
   std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return top(x) > top(y); });
 
   if (a.json) {
-    nlohmann::ordered_json j;
-    j["schema_version"] = 2;  // 2: provenance, model_file, model_hash, options, fail_above, above
-    for (const auto& [k, v] : gen::fields(gen::provenance())) j["provenance"][k] = v;
-    j["seed"] = a.seed;
-    j["model"] = model.name;
-    j["model_file"] = a.model == "m5" ? nlohmann::json(nullptr) : nlohmann::json(a.model == "host" ? a.model_file : a.model);
-    j["model_hash"] = hunt::model_hash(model);
-    j["n"] = a.n;
-    j["budget"] = a.budget;
-    j["seconds_cap"] = a.seconds;
-    j["seconds"] = total;
+    // Schema 2: provenance, model_file, model_hash, options, fail_above, above.
+    nlohmann::ordered_json j = run_header(2, a, model, total);
     j["fail_above"] = a.fail_above ? nlohmann::json(*a.fail_above) : nlohmann::json(nullptr);
     j["above"] = above;
     nlohmann::ordered_json arr = nlohmann::json::array();

@@ -18,6 +18,7 @@
 #include "floor.h"
 #include "pattern_file.h"
 #include "provenance.h"
+#include "run_header.h"
 #include "tune.h"
 
 namespace maskapply::cli {
@@ -60,12 +61,9 @@ int tune_cmd(const TuneArgs& a, std::ostream& out, std::ostream& err) {
   else
     pilots = parse_pilots(a.pilots);
   for (const Kernel k : pilots)
-    if (!hunt::tunable(k)) {
-      std::string known;
-      for (const hunt::TunablePilot& t : hunt::tunable_pilots())
-        known += (known.empty() ? "" : ", ") + std::string(name(t.pilot));
-      throw Usage("--pilot: " + std::string(name(k)) + " has no certified bound to tune (known: " + known + ")");
-    }
+    if (!hunt::tunable(k))
+      throw Usage("--pilot: " + std::string(name(k)) + " has no certified bound to tune (known: " +
+                  hunt::tunable_pilot_names() + ")");
   const std::vector<Fn> fns = parse_fns(a.fns, {kArticleFns.begin(), kArticleFns.end()});
   const gen::CostModel model = *load_model(a.model, a.model_file);
   if (!(a.seconds >= 0)) throw Usage("--seconds must be >= 0");
@@ -83,7 +81,7 @@ int tune_cmd(const TuneArgs& a, std::ostream& out, std::ostream& err) {
   if (!a.knobs.empty())
     for (const std::string& s : split(a.knobs, ',')) {
       const auto k = hunt::knob_from_name(s);
-      if (!k) throw Usage("--knobs: unknown knob '" + s + "' (known: tile, probe, xlo, lo, verify_blocks, bail, distrust)");
+      if (!k) throw Usage("--knobs: unknown knob '" + s + "' (known: " + hunt::knob_names() + ")");
       knobs.push_back(*k);
     }
   std::vector<TuneJob> jobs;
@@ -178,17 +176,7 @@ int tune_cmd(const TuneArgs& a, std::ostream& out, std::ostream& err) {
   }
 
   if (a.json) {
-    nlohmann::ordered_json j;
-    j["schema_version"] = 1;
-    for (const auto& [k, v] : gen::fields(gen::provenance())) j["provenance"][k] = v;
-    j["seed"] = a.seed;
-    j["model"] = model.name;
-    j["model_file"] = a.model == "m5" ? nlohmann::json(nullptr) : nlohmann::json(a.model == "host" ? a.model_file : a.model);
-    j["model_hash"] = hunt::model_hash(model);
-    j["n"] = a.n;
-    j["budget"] = a.budget;
-    j["seconds_cap"] = a.seconds;
-    j["seconds"] = total;
+    nlohmann::ordered_json j = run_header(1, a, model, total);
     j["plain_data"] = {{"densities", plain.densities}, {"seeds", plain.seeds}, {"max_ratio", plain.max_ratio}};
     nlohmann::ordered_json arr = nlohmann::json::array();
     for (const TuneJob& jb : jobs) {
