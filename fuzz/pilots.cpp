@@ -102,17 +102,6 @@ PilotOptions consume_options(FuzzedDataProvider& p, uint8_t flags) {
 
 }  // namespace
 
-// ASan's quarantine (256 MB by default) keeps freed blocks out of reuse to catch a use after free. The kernels
-// never allocate or free; what does is the harness's short-lived vectors and workspaces, new ones on every input,
-// and with the whole quarantine each of them landed on fresh pages (a page fault per 4 KB). 16 MB still holds the
-// last few thousand inputs' blocks. ASAN_OPTIONS overrides it.
-extern "C" const char* __asan_default_options() { return "quarantine_size_mb=16"; }
-
-extern "C" int LLVMFuzzerInitialize(int*, char*** argv) {
-  fuzz::set_program((*argv)[0]);
-  return 0;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   FuzzedDataProvider p(bytes, size);
   const fuzz::Route route = fuzz::route_of(bytes, size, kLarge);
