@@ -16,23 +16,12 @@
 #include "cost_model.h"
 #include "pattern.h"
 #include "registry.h"
+#include "run_cli.h"
 
 namespace maskapply::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result run_cli(std::vector<std::string> args) {
-  args.insert(args.begin(), "maskapply");
-  std::ostringstream out, err;
-  const int code = run(args, out, err);
-  return {code, out.str(), err.str()};
-}
 
 class Cli : public ::testing::Test {
  protected:

@@ -15,24 +15,13 @@
 #include "cli.h"
 #include "cost_model.h"
 #include "pattern_file.h"
+#include "run_cli.h"
 #include "tune.h"
 
 namespace maskapply::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result run_cli(std::vector<std::string> args) {
-  args.insert(args.begin(), "maskapply");
-  std::ostringstream out, err;
-  const int code = run(args, out, err);
-  return {code, out.str(), err.str()};
-}
 
 constexpr const char* kSmall = "tile=1024 probe=64 calib_len=512";
 constexpr const char* kN = "20480";
