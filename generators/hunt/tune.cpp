@@ -296,8 +296,15 @@ TuneResult tune(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& star
       report("sweep");
     }
   res.capped = out_of_time();
-  // 3. From the sweep's best: coordinate passes, then seeded random moves of one to three knobs.
+  // 2b. The seeds: another pilot's moves, which no single knob of this pilot's need reach.
   Candidate x = res.sweep;
+  for (size_t i = 0; i < c.seeds.size() && !out_of_time(); ++i) {
+    PilotOptions o = c.seeds[i];
+    o.d_max = start.d_max;  // the model's, as the start's
+    if (const auto cd = score(o, x.bound); cd && cd->bound < x.bound) x = *cd, res.seed = static_cast<int>(i);
+    report("seeds");
+  }
+  // 3. From the best so far: coordinate passes, then seeded random moves of one to three knobs.
   size_t spent = 0, attempts = 0;
   const auto try_move = [&](const PilotOptions& o) {
     const size_t before = res.evaluations;
@@ -351,7 +358,7 @@ TuneResult tune(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& star
   if (options_text(x.options) != start_key) {
     best_bound = regret_bound(pilot, f, m, x.options, c.n);
     res.best.bound = best_bound.bound;
-    if (!(res.best.bound <= res.start.bound)) res.best = res.start, best_bound = start_bound;
+    if (!(res.best.bound <= res.start.bound)) res.best = res.start, best_bound = start_bound, res.seed = -1;
   } else {
     best_bound = start_bound;
   }

@@ -89,6 +89,9 @@ struct TuneConfig {
   size_t n = kHuntN;
   PlainData plain;
   std::vector<Knob> knobs;      // empty: the pilot's (tunable_pilots)
+  // Scored after the one-knob sweep, before the search, like any candidate (the plain-data rule against the start
+  // included): `maskapply tune` hands a pilot the knobs other pilots' tunes moved for the same f.
+  std::vector<PilotOptions> seeds;
   std::function<void(const TuneProgress&)> progress;
 };
 
@@ -101,6 +104,7 @@ struct TuneResult {
   double seconds = 0;           // wall clock
   double cpu_seconds = 0;       // CPU of this thread (on a shared machine, what the search itself took)
   bool capped = false;          // the time cap stopped the search before its budget
+  int seed = -1;                // the index in TuneConfig::seeds the best descends from, -1: none
 };
 
 // Throws std::invalid_argument when the pilot is not tunable or the start is off the bound's grid (the message

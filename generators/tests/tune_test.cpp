@@ -107,6 +107,43 @@ TEST_F(Tune, ReturnsItsStartWhenNoCandidateMeetsThePlainDataRule) {
   EXPECT_EQ(r.bounds, 1u);  // the start's only
 }
 
+// A seed (what `maskapply tune` hands a pilot from another pilot's tune of the same f) that no move of the searched
+// knob reaches: restricted to verify_blocks, pilot_v4 fma13 gets probe=16 lo=0.2 only from the seed, and keeps it.
+TEST_F(Tune, TriesItsSeedsAfterTheSweepAndKeepsOneThatLowersTheBound) {
+  gen::hunt::TuneConfig c;
+  c.n = 20480, c.budget = 0, c.seconds = 0, c.knobs = {gen::hunt::Knob::verify_blocks};
+  const gen::CostModel m = gen::CostModel::m5();
+  PilotOptions o = gen::model_options(m, Fn::fma13);
+  o.tile = 1024, o.probe = 64, o.calib_len = 512;
+  PilotOptions seed = o;
+  seed.probe = 16, seed.lo = 0.2;
+  c.seeds = {o, seed};  // the start itself first: a seed that is no better is passed over
+  const gen::hunt::TuneResult r = gen::hunt::tune(Kernel::pilot_v4, Fn::fma13, m, o, c);
+  EXPECT_EQ(r.seed, 1);
+  EXPECT_LT(r.best.bound, r.sweep.bound);
+  EXPECT_LE(r.best.bound, gen::hunt::regret_bound(Kernel::pilot_v4, Fn::fma13, m, seed, c.n).bound);
+  EXPECT_NE(r.best.moved.find("probe=16"), std::string::npos) << r.best.moved;
+  EXPECT_LE(r.best.plain_worst, 1.03);
+}
+
+// `maskapply tune --pilot v3_5,v4`: pilot_v4 is handed pilot_v3_5's tuned knobs for the same f, and says so when its
+// best descends from them; the JSON names the pilot (null otherwise).
+TEST_F(Tune, HandsEachPilotTheKnobsTheEarlierPilotsTunesMovedForTheSameF) {
+  const nlohmann::json j = tune("v3_5,v4", "fma13", {"--knobs", "lo", "--budget", "0"});
+  ASSERT_FALSE(j.is_null());
+  ASSERT_EQ(j["results"].size(), 2u);
+  const auto& v35 = j["results"][0];
+  const auto& v4 = j["results"][1];
+  SCOPED_TRACE(j.dump());
+  EXPECT_TRUE(v35["seeded_by"].is_null());
+  EXPECT_EQ(v35["seeds_from"], nlohmann::json::array());
+  ASSERT_FALSE(v35["moved"].get<std::string>().empty());  // on this setting pilot_v3_5 moves lo
+  EXPECT_EQ(v4["seeds_from"], nlohmann::json::array({"pilot_v3_5"}));
+  if (!v4["seeded_by"].is_null()) {
+    EXPECT_EQ(v4["seeded_by"], "pilot_v3_5");
+  }
+}
+
 TEST_F(Tune, HuntOptionsReprintsEveryBoundItPrintsAndTheLibrarysParserReadsEveryLineBack) {
   for (const std::string pilot : {"v3_5", "v4"}) {
     const nlohmann::json j = tune(pilot, "fma13", pilot == "v4" ? std::vector<std::string>{"--knobs", "probe,lo,distrust"}

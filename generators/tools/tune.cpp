@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -35,6 +36,10 @@ struct TuneJob {
   std::string floor_note;
   hunt::Find witness;
   std::string witness_file, check_line;
+  std::vector<Kernel> seeds_from;  // the pilots whose tuned options were handed over as TuneConfig::seeds
+  bool done = false;
+  // The pilot whose tuned knobs the best options descend from, or nullptr.
+  const char* seeded_by() const { return r.seed >= 0 ? name(seeds_from[static_cast<size_t>(r.seed)]).data() : nullptr; }
 };
 
 std::string model_arg(const TuneArgs& a) {
@@ -95,7 +100,7 @@ int tune_cmd(const TuneArgs& a, std::ostream& out, std::ostream& err) {
         if (std::find(mine.begin(), mine.end(), kn) == mine.end())
           throw Usage("--knobs: " + std::string(name(k)) + " does not read " + std::string(hunt::name(kn)));
       }
-      jobs.push_back(TuneJob{k, f, {}, {}, {}, {}, {}, {}});
+      jobs.push_back(TuneJob{k, f, {}, {}, {}, {}, {}, {}, {}, false});
     }
   const hunt::PlainData plain;
   if (!a.json)
@@ -109,11 +114,28 @@ int tune_cmd(const TuneArgs& a, std::ostream& out, std::ostream& err) {
   double last_line = -1;
   std::map<std::tuple<Fn, size_t, size_t>, hunt::FloorResult> floors;  // by f, tile, calibration region
   std::atomic<size_t> next{0};
+  std::condition_variable finished;
   const auto worker = [&] {
     for (size_t i; (i = next++) < jobs.size();) {
       TuneJob& j = jobs[i];
       hunt::TuneConfig c;
       c.seed = a.seed, c.budget = a.budget, c.seconds = a.seconds, c.n = a.n, c.knobs = knobs;
+      const PilotOptions start = gen::options_for(given, j.f, &model, std::nullopt);
+      {
+        // The pilots before this one on the same f hand over the knobs their tunes moved, as seeds: a move that
+        // needs two knobs at once for one pilot is often the same for another. The job waits for them (they were
+        // taken first), so the result does not depend on --jobs.
+        std::unique_lock<std::mutex> lock(mu);
+        for (size_t q = 0; q < i; ++q) {
+          if (jobs[q].f != j.f) continue;
+          finished.wait(lock, [&] { return jobs[q].done; });
+          if (jobs[q].r.best.moved.empty()) continue;
+          PilotOptions o = start;
+          for (const hunt::Knob k : knobs.empty() ? hunt::tunable(j.pilot)->knobs : knobs)
+            hunt::set_knob(o, k, hunt::knob_value(jobs[q].r.best.options, k));
+          c.seeds.push_back(o), j.seeds_from.push_back(jobs[q].pilot);
+        }
+      }
       c.progress = [&, i](const hunt::TuneProgress& p) {
         if (!a.progress) return;
         std::lock_guard<std::mutex> lock(mu);
@@ -124,7 +146,7 @@ int tune_cmd(const TuneArgs& a, std::ostream& out, std::ostream& err) {
             << ": best bound " << fixed(p.best, 4) << ", " << p.evaluations << " candidates, " << p.bounds
             << " bounded   " << std::flush;
       };
-      j.r = hunt::tune(j.pilot, j.f, model, gen::options_for(given, j.f, &model, std::nullopt), c);
+      j.r = hunt::tune(j.pilot, j.f, model, start, c);
       const PilotOptions& o = j.r.best.options;
       const auto key = std::make_tuple(j.f, o.tile, o.calib_blocks * o.calib_len);
       {
@@ -140,6 +162,8 @@ int tune_cmd(const TuneArgs& a, std::ostream& out, std::ostream& err) {
       hunt::Evaluator ev(j.pilot, j.f, model, o, a.n);
       j.witness = ev.find(j.r.best_bound.pattern, "the bound's witness");
       std::lock_guard<std::mutex> lock(mu);
+      j.done = true;
+      finished.notify_all();
       if (a.progress) err << "\n";
       err << "maskapply tune: " << name(j.pilot) << " " << name(j.f) << ": bound " << fixed(j.r.start.bound, 4) << " -> "
           << fixed(j.r.best.bound, 4) << " (one-knob sweep " << fixed(j.r.sweep.bound, 4) << ") in "
@@ -186,6 +210,9 @@ int tune_cmd(const TuneArgs& a, std::ostream& out, std::ostream& err) {
       e["f"] = std::string(name(jb.f));
       e["options"] = hunt::options_text(r.best.options);
       e["moved"] = r.best.moved;
+      e["seeded_by"] = jb.seeded_by() ? nlohmann::json(jb.seeded_by()) : nlohmann::json(nullptr);
+      e["seeds_from"] = nlohmann::json::array();
+      for (const Kernel q : jb.seeds_from) e["seeds_from"].push_back(std::string(name(q)));
       e["start_options"] = hunt::options_text(r.start.options);
       e["d_max"] = *r.best.options.d_max;
       e["bound_before"] = r.start.bound;
@@ -234,7 +261,8 @@ int tune_cmd(const TuneArgs& a, std::ostream& out, std::ostream& err) {
       << (beats ? ", by up to " + fixed(100 * most, 1) + " % of its bound" : std::string()) << ".\n";
   for (const TuneJob& jb : jobs) {
     out << "\n" << name(jb.pilot) << " " << name(jb.f) << ": "
-        << (jb.r.best.moved.empty() ? "the start is the best found" : "moved " + jb.r.best.moved) << "\n  --options \""
+        << (jb.r.best.moved.empty() ? "the start is the best found" : "moved " + jb.r.best.moved)
+        << (jb.seeded_by() ? std::string(" (from ") + jb.seeded_by() + "'s tune)" : std::string()) << "\n  --options \""
         << hunt::options_text(jb.r.best.options) << "\"\n  witness (regret " << fixed(jb.witness.score.regret, 4)
         << "): " << jb.check_line << "\n";
     if (!jb.floor) out << "  floor: " << jb.floor_note << "\n";
