@@ -650,7 +650,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   bool tune_no_progress = false;
   CLI::App* tune_app = app.add_subcommand("tune", "Options with the least certified bound that cost at most 1.03x "
                                                    "the start's on uniform random data, per pilot x f (docs/tune.md)");
-  tune_app->add_option("--pilot", ta.pilots, "Comma-separated pilots with a certified bound (v3_5, v4, v6), or all")
+  tune_app->add_option("--pilot", ta.pilots,
+                       "Comma-separated pilots with a certified bound (v3_5, v4, v6), or all; each is also tried with "
+                       "the knobs the pilots before it moved for the same f")
       ->capture_default_str();
   tune_app->add_option("--f", ta.fns, "Comma-separated f names, or all")
       ->capture_default_str()
