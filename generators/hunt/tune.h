@@ -77,7 +77,7 @@ struct Candidate {
 };
 
 struct TuneProgress {
-  std::string phase;            // "start", "sweep", "search", "done"
+  std::string phase;            // "start", "sweep", "seeds", "search", "done"
   size_t evaluations = 0, bounds = 0;
   double best = 0, seconds = 0;
 };

@@ -38,8 +38,10 @@ struct TuneJob {
   std::string witness_file, check_line;
   std::vector<Kernel> seeds_from;  // the pilots whose tuned options were handed over as TuneConfig::seeds
   bool done = false;
-  // The pilot whose tuned knobs the best options descend from, or nullptr.
-  const char* seeded_by() const { return r.seed >= 0 ? name(seeds_from[static_cast<size_t>(r.seed)]).data() : nullptr; }
+  // The pilot whose tuned knobs the best options descend from, or empty.
+  std::string_view seeded_by() const {
+    return r.seed >= 0 ? name(seeds_from[static_cast<size_t>(r.seed)]) : std::string_view();
+  }
 };
 
 std::string model_arg(const TuneArgs& a) {
@@ -210,7 +212,7 @@ int tune_cmd(const TuneArgs& a, std::ostream& out, std::ostream& err) {
       e["f"] = std::string(name(jb.f));
       e["options"] = hunt::options_text(r.best.options);
       e["moved"] = r.best.moved;
-      e["seeded_by"] = jb.seeded_by() ? nlohmann::json(jb.seeded_by()) : nlohmann::json(nullptr);
+      e["seeded_by"] = jb.seeded_by().empty() ? nlohmann::json(nullptr) : nlohmann::json(std::string(jb.seeded_by()));
       e["seeds_from"] = nlohmann::json::array();
       for (const Kernel q : jb.seeds_from) e["seeds_from"].push_back(std::string(name(q)));
       e["start_options"] = hunt::options_text(r.start.options);
@@ -262,7 +264,8 @@ int tune_cmd(const TuneArgs& a, std::ostream& out, std::ostream& err) {
   for (const TuneJob& jb : jobs) {
     out << "\n" << name(jb.pilot) << " " << name(jb.f) << ": "
         << (jb.r.best.moved.empty() ? "the start is the best found" : "moved " + jb.r.best.moved)
-        << (jb.seeded_by() ? std::string(" (from ") + jb.seeded_by() + "'s tune)" : std::string()) << "\n  --options \""
+        << (jb.seeded_by().empty() ? std::string() : " (from " + std::string(jb.seeded_by()) + "'s tune)")
+        << "\n  --options \""
         << hunt::options_text(jb.r.best.options) << "\"\n  witness (regret " << fixed(jb.witness.score.regret, 4)
         << "): " << jb.check_line << "\n";
     if (!jb.floor) out << "  floor: " << jb.floor_note << "\n";
