@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The libFuzzer hooks of the targets that run kernels (kernels, pilots and their _large twins), compiled into each
-// of them as a source of its own (an archive member defining only these would never be pulled in).
+// The libFuzzer hooks of the targets that run kernels (kernels, pilots and their _large twins), linked into each
+// of them as an object (an archive member defining only these would never be pulled in).
 #include "fuzz.h"
 
 namespace maskapply {
