@@ -87,7 +87,10 @@ struct Game {
     double cost = 0;
   };
   std::vector<std::vector<Move>> new_moves;                   // [content]: into o2 from any state
-  std::array<std::vector<std::vector<Move>>, 2> cont_moves;   // [pe][content]: from o into o2 (o: OBS or OW..)
+  // [pe][content]: the cost of the move that continues the run of oracle state o, by o (END and DE, which have
+  // none: infinite, which no max keeps). Its target: BS from BS; from OW + 16 k + r, OW + 16 k + (r + a) mod 16 for
+  // the content's a (checked when built), so the step's inner loop runs over contiguous ranges.
+  std::array<std::vector<std::array<double, kOracleStates>>, 2> cont_moves;
   struct NewPlay {
     size_t x = 0;                                             // index into actions
     std::vector<size_t> cis, p2;
@@ -118,13 +121,20 @@ struct Game {
       }
     const size_t nc = contents.size();
     new_moves.resize(nc);
-    for (auto& cm : cont_moves) cm.resize(nc);
+    for (auto& cm : cont_moves) {
+      std::array<double, kOracleStates> none;
+      none.fill(kInf);
+      cm.assign(nc, none);
+    }
     for (size_t ci = 0; ci < nc; ++ci) {
       oracle_moves(OEND, false, contents[ci], true, [&](size_t o2, double cost) { new_moves[ci].push_back({0, o2, cost}); });
       for (const bool pe : {false, true})
         for (size_t o = OBS; o < kOracleStates; ++o)
           oracle_continuations(o, pe, contents[ci], [&](size_t o2, double cost) {
-            cont_moves[pe][ci].push_back({o, o2, cost});
+            const size_t a = contents[ci].a;
+            if (o2 != (o < OW ? o : OW + (o - OW) / 16 * 16 + (o - OW + a) % 16))
+              throw std::logic_error("floor: a continuation off the rotation the step assumes");
+            cont_moves[pe][ci][o] = cost;
           });
     }
     for (size_t xi = 0; xi < actions.size(); ++xi) {
@@ -233,9 +243,16 @@ struct Game {
         for (int pe = 0; pe < 2; ++pe) {
           double* bv = best.data() + ((p2 * 2 + static_cast<size_t>(pe)) * nc + ci) * K;
           std::fill(bv, bv + K, started);
-          for (const Move& mv : cont_moves[static_cast<size_t>(pe)][ci]) {
-            if (ts && mv.o >= OW) continue;
-            bv[mv.o] = std::max(bv[mv.o], nx[mv.o2] - lambda * mv.cost);
+          const double* cost = cont_moves[static_cast<size_t>(pe)][ci].data();
+          bv[OBS] = std::max(bv[OBS], nx[OBS] - lambda * cost[OBS]);
+          if (ts) continue;  // detour-family runs do not cross a tile's start
+          // From OW + 16 k + r into OW + 16 k + (r + a) mod 16: two contiguous ranges per k.
+          const size_t sh = contents[ci].a % 16;
+          for (size_t k = 0; k < 4; ++k) {
+            const size_t w = OW + 16 * k;
+            for (size_t r = 0; r < 16 - sh; ++r) bv[w + r] = std::max(bv[w + r], nx[w + r + sh] - lambda * cost[w + r]);
+            for (size_t r = 16 - sh; r < 16; ++r)
+              bv[w + r] = std::max(bv[w + r], nx[w + r + sh - 16] - lambda * cost[w + r]);
           }
         }
       }
