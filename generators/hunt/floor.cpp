@@ -83,13 +83,13 @@ struct Game {
   std::vector<Action> actions;
   // Tables for the program (from pilot_cost and oracle_moves, so the play and the program agree).
   struct Move {
-    size_t o = 0, o2 = 0;
+    size_t o2 = 0;
     double cost = 0;
   };
   std::vector<std::vector<Move>> new_moves;                   // [content]: into o2 from any state
-  // [pe][content]: the cost of the move that continues the run of oracle state o, by o (END and DE, which have
-  // none: infinite, which no max keeps). Its target: BS from BS; from OW + 16 k + r, OW + 16 k + (r + a) mod 16 for
-  // the content's a (checked when built), so the step's inner loop runs over contiguous ranges.
+  // [pe][content]: the cost of the move that continues the run of oracle state o, by o (END and DE have none; their
+  // entries are never read). Its target: BS from BS; from OW + 16 k + r, OW + 16 k + (r + a) mod 16 for the
+  // content's a (checked when built), so the step's inner loop runs over contiguous ranges.
   std::array<std::vector<std::array<double, kOracleStates>>, 2> cont_moves;
   struct NewPlay {
     size_t x = 0;                                             // index into actions
@@ -121,13 +121,9 @@ struct Game {
       }
     const size_t nc = contents.size();
     new_moves.resize(nc);
-    for (auto& cm : cont_moves) {
-      std::array<double, kOracleStates> none;
-      none.fill(kInf);
-      cm.assign(nc, none);
-    }
+    for (auto& cm : cont_moves) cm.assign(nc, {});
     for (size_t ci = 0; ci < nc; ++ci) {
-      oracle_moves(OEND, false, contents[ci], true, [&](size_t o2, double cost) { new_moves[ci].push_back({0, o2, cost}); });
+      oracle_moves(OEND, false, contents[ci], true, [&](size_t o2, double cost) { new_moves[ci].push_back({o2, cost}); });
       for (const bool pe : {false, true})
         for (size_t o = OBS; o < kOracleStates; ++o)
           oracle_continuations(o, pe, contents[ci], [&](size_t o2, double cost) {
