@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 // compact: a detour that records which registers are non-empty during compress and expands only those, so a
-// sparse span pays expand for its few non-empty registers, not for all of them.
+// sparse span pays expand for its few non-empty registers, not for all of them. compact_verified_span (pilot_v6)
+// is one compact pass that stops compressing at the first sparse piece.
 #pragma once
+
+#include <type_traits>
 
 #include "detour.h"
 
@@ -23,44 +26,102 @@ MASKAPPLY_INLINE void book_block(uint8_t* s, uint32_t* idx, size_t& k, size_t i,
   w.work(Work::booked, 4);
 }
 
-// One compact-detour pass over n <= ws.capacity() elements. Returns how many were selected.
+// One compact-detour pass being built over the span at p (its length <= ws.capacity()): compress appends the
+// whole blocks of [i0, i1) to the workspace (Skip: jumping over the empty ones, the first compared with
+// "non-empty"), finish runs f over everything packed, once, and expands it back into the non-empty registers.
 //
 // The article pads the list of non-empty registers to a multiple of 4 with entries (s = 0, idx = 0) that point at
 // register 0. When register 0 is itself selected and shares the last group with a padding entry, the padding
 // store writes register 0's original value back over its result. Here the last k % 4 registers are expanded one
 // at a time instead, and no padding entry exists.
+template <class F, class M, class W>
+class CompactPass {
+ public:
+  CompactPass(float* p, F& f, M& mask, Workspace& ws, W& w)
+      : p_(p), f_(f), mask_(mask), w_(w), tmp_(ws.tmp()), s_(ws.s()), idx_(ws.idx()), ptr_(tmp_) {}
+  // Compresses the blocks of [i0, i1) (multiples of 16). Returns how many of their elements were selected.
+  template <bool Skip>
+  size_t compress(size_t i0, size_t i1) {
+    const float* const before = ptr_;
+    bool prev_empty = false;
+    for (size_t i = i0; i < i1; i += kBlock) {
+      const Block b = load_block(p_ + i, mask_);
+      if constexpr (Skip)
+        if (skip_block(b, prev_empty, w_)) continue;
+      std::array<uint32_t, 4> code;
+      ptr_ += compress_block(ptr_, b, code, w_);
+      book_block(s_, idx_, k_, i, code, w_);
+    }
+    return static_cast<size_t>(ptr_ - before);
+  }
+  // Applies f to what was packed and expands it back. Returns how many elements that was.
+  size_t finish() {
+    const size_t size = static_cast<size_t>(ptr_ - tmp_);
+    if (size == 0) return 0;
+    apply_packed(tmp_, size, f_, w_);
+    float* ptr = tmp_;
+    size_t r = 0;
+    for (; r + 4 <= k_; r += 4) {
+      const std::array<uint32_t, 4> code{s_[r], s_[r + 1], s_[r + 2], s_[r + 3]};
+      ptr += expand_four({p_ + idx_[r], p_ + idx_[r + 1], p_ + idx_[r + 2], p_ + idx_[r + 3]}, ptr, code, w_);
+    }
+    for (; r < k_; ++r) {
+      expand_store(p_ + idx_[r], ptr, s_[r], w_);
+      ptr += s_[r] >> 4;
+    }
+    return size;
+  }
+
+ private:
+  float* p_;
+  F& f_;
+  M& mask_;
+  W& w_;
+  float* const tmp_;
+  uint8_t* const s_;
+  uint32_t* const idx_;
+  float* ptr_;
+  size_t k_ = 0;  // registers booked
+};
+
+// One compact-detour pass over n <= ws.capacity() elements. Returns how many were selected.
 template <bool Skip, class F, class M, class W = NoWork>
 size_t compact_span(float* p, size_t n, F& f, M& mask, Workspace& ws, W&& w = {}) {
   const size_t body = n & ~(kBlock - 1);
-  float* const tmp = ws.tmp();
-  uint8_t* const s = ws.s();
-  uint32_t* const idx = ws.idx();
-  float* ptr = tmp;
-  size_t k = 0;
-  bool prev_empty = false;
-  for (size_t i = 0; i < body; i += kBlock) {
-    const Block b = load_block(p + i, mask);
-    if constexpr (Skip)
-      if (skip_block(b, prev_empty, w)) continue;
-    std::array<uint32_t, 4> code;
-    ptr += compress_block(ptr, b, code, w);
-    book_block(s, idx, k, i, code, w);
-  }
-  const size_t size = static_cast<size_t>(ptr - tmp);
-  if (size != 0) {
-    apply_packed(tmp, size, f, w);
-    ptr = tmp;
-    size_t r = 0;
-    for (; r + 4 <= k; r += 4) {
-      const std::array<uint32_t, 4> code{s[r], s[r + 1], s[r + 2], s[r + 3]};
-      ptr += expand_four({p + idx[r], p + idx[r + 1], p + idx[r + 2], p + idx[r + 3]}, ptr, code, w);
-    }
-    for (; r < k; ++r) {
-      expand_store(p + idx[r], ptr, s[r], w);
-      ptr += s[r] >> 4;
-    }
-  }
+  CompactPass<F, M, std::remove_reference_t<W>> pass(p, f, mask, ws, w);
+  pass.template compress<Skip>(0, body);
+  const size_t size = pass.finish();
   return size + blend_tail(p + body, n - body, f, mask, w);
+}
+
+// Where compact_verified_span stopped and what its one pass selected.
+struct VerifiedCompact {
+  size_t did = 0;    // [0, did) was processed; did == n: all of it
+  size_t count = 0;  // the selected elements of [0, did)
+};
+
+// pilot_v6's one-pass compact over n <= ws.capacity() elements: compact (no skip) compressing the VerifyPieces of
+// (n, pieces) one after the other, counting each; after a piece but the last whose density count / length is
+// below `floor` it compresses no more, and one packed pass (f once, one rounding to 16 lanes) and the expand
+// finish [0, end of that piece). [did, n) is untouched. Never reads or writes outside [p, p+n).
+template <class F, class M, class W = NoWork>
+VerifiedCompact compact_verified_span(float* p, size_t n, F& f, M& mask, Workspace& ws, size_t pieces, double floor,
+                                      W&& w = {}) {
+  const size_t body = n & ~(kBlock - 1);
+  const VerifyPieces vp(n, pieces);
+  CompactPass<F, M, std::remove_reference_t<W>> pass(p, f, mask, ws, w);
+  VerifiedCompact r{n, 0};
+  for (size_t k = 0; k < vp.count; ++k) {
+    const size_t b = vp.begin(k), e = vp.end(k, n);
+    const size_t c = pass.template compress<false>(b, std::min(e, body));
+    if (k + 1 < vp.count && static_cast<double>(c) / static_cast<double>(e - b) < floor) {
+      r.did = e;
+      break;
+    }
+  }
+  r.count = pass.finish();
+  if (r.did == n) r.count += blend_tail(p + body, n - body, f, mask, w);
+  return r;
 }
 
 }  // namespace detail

@@ -50,6 +50,8 @@ struct PilotOptions {
   size_t v6_pieces = 16;
   double v6_bail = 1.2;
   double v6_lo = 0.5;          // detour_skip from this density of the probe to hi; below it compact_skip
+  double v6_floor = 0.01;      // in the band: compact as one run, ending at a piece below this density
+  double v6_band = 0.35;       // the band (probe in [xlo, lo)) is on for f with d_max below this; off: compact_skip
 
   // Empty when the options are usable, else what is wrong.
   std::string validate() const {
@@ -59,8 +61,9 @@ struct PilotOptions {
     if (verify_blocks == 0) return "verify_blocks must be positive";
     if (v6_pieces == 0) return "v6_pieces must be positive";
     if (!std::isfinite(xlo) || !std::isfinite(lo) || !std::isfinite(bail) || !std::isfinite(B) || !std::isfinite(D) ||
-        !std::isfinite(v6_bail) || !std::isfinite(v6_lo))
-      return "xlo, lo, bail, v6_bail, v6_lo, B and D must be finite";
+        !std::isfinite(v6_bail) || !std::isfinite(v6_lo) || !std::isfinite(v6_floor) ||
+        !std::isfinite(v6_band))
+      return "xlo, lo, bail, v6_bail, v6_lo, v6_floor, v6_band, B and D must be finite";
     if (d_max && std::isnan(*d_max)) return "d_max must not be NaN";
     for (const double v : {C, S, K, M, shrink, kappa, rho})
       if (!std::isfinite(v) || v < 0) return "C, S, K, M, shrink, kappa and rho must be finite and >= 0";
@@ -225,6 +228,19 @@ class Pilot {
     return did;
   }
 
+  // pilot_v6's one-pass compact over the tile (compact_verified_span in the VerifyPieces of (size, pieces)), reported
+  // as one compact run; after a piece but the last below `floor`, compact_skip on the rest. Returns where it
+  // stopped (tile-relative), or the tile size.
+  size_t compact_verified(Tile& t, size_t pieces, double floor) {
+    const VerifiedCompact r = compact_verified_span(a_ + t.begin(), t.size(), f_, mask_, ws_, pieces, floor, work());
+    report(t.begin(), t.begin() + r.did, Strategy::compact);
+    if (r.did < t.size()) {
+      t.d.bail = t.begin() + r.did;
+      run(Strategy::compact_skip, t.begin() + r.did, t.end());
+    }
+    return r.did;
+  }
+
   // Blend over [begin, end) counting the selected elements (the verified blend's counting pass, one block),
   // reported as blend_verified. Returns the count.
   size_t counted_blend(size_t begin, size_t end) {
@@ -384,7 +400,9 @@ void pilot_v4(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
 // rest of the tile could punish is verified piece by piece and falls back to compact_skip, the strategy whose worst
 // case is the least: above hi the verified blend (bailing below v6_bail * d_max), from lo to hi detour_skip piece
 // by piece (each piece its own run, bailing below lo), below lo compact_skip; the pieces are min(v6_pieces, tile
-// size / probe) (at least one). When d_max < 0 (blend is cheaper than detour even over empty registers) the
+// size / probe) (at least one). For a cheap f (d_max < v6_band) a probe in [xlo, lo) runs compact as one run over
+// the pieces, ending at a piece below v6_floor (compact_skip on the rest): plain compact's speed on sparse
+// random data, one packed pass. When d_max < 0 (blend is cheaper than detour even over empty registers) the
 // article's blend branch. No memory between tiles.
 template <class F, class M, class Obs = NullObserver>
 void pilot_v6(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions& o = {}, Obs&& obs = {}) {
@@ -400,6 +418,8 @@ void pilot_v6(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
       p.verified_pieces(t, Strategy::blend_verified, pieces, o.v6_bail * p.d_max(), Strategy::compact_skip);
     else if (cnt >= v6_lo)
       p.verified_pieces(t, Strategy::detour_skip, pieces, o.v6_lo, Strategy::compact_skip);
+    else if (p.d_max() < o.v6_band && cnt >= p.th().xlo && cnt < p.th().lo)
+      p.compact_verified(t, pieces, o.v6_floor);
     else
       p.run(Strategy::compact_skip, t);
   });

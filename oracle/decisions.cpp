@@ -204,21 +204,24 @@ class Decider {
         const long long cnt = probe(d);
         if (lim_.hi < 0) return dense(d, cnt);
         const bool blend = cnt > lim_.hi;
-        if (!blend && cnt < probe_count(p_.v6_lo, p_.probe)) return emit(d.begin, d.end, Strategy::compact_skip);
-        const double floor = blend ? p_.v6_bail * p_.d_max : p_.v6_lo;
+        // Below lo6: the one-pass compact band for a cheap f, else compact_skip over the tile.
+        const bool band = !blend && cnt < probe_count(p_.v6_lo, p_.probe);
+        if (band && !(p_.d_max < p_.v6_band && cnt >= lim_.xlo && cnt < lim_.lo))
+          return emit(d.begin, d.end, Strategy::compact_skip);
+        const double floor = blend ? p_.v6_bail * p_.d_max : band ? p_.v6_floor : p_.v6_lo;
         const size_t np = std::max<size_t>(1, std::min(p_.v6_pieces, size / p_.probe));
         const size_t len = std::max<size_t>(16, size / np / 16 * 16);
         const size_t count = std::min(np, (size + len - 1) / len);
         size_t stop = size;
         for (size_t i = 0; i < count; ++i) {
           const size_t bb = d.begin + i * len, be = i + 1 == count ? d.end : bb + len;
-          if (!blend) emit(bb, be, Strategy::detour_skip);
+          if (!blend && !band) emit(bb, be, Strategy::detour_skip);
           if (i + 1 < count && static_cast<double>(selected(bb, be)) / static_cast<double>(be - bb) < floor) {
             stop = (i + 1) * len;
             break;
           }
         }
-        if (blend) emit(d.begin, d.begin + stop, Strategy::blend_verified);
+        if (blend || band) emit(d.begin, d.begin + stop, blend ? Strategy::blend_verified : Strategy::compact);
         if (stop < size) {
           d.bail = d.begin + stop;
           emit(d.begin + stop, d.end, Strategy::compact_skip);

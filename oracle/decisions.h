@@ -23,7 +23,9 @@
 //   - v6 (docs/pilot_v6.md): the probe; d_max < 0 (hi < 0): the dense branch; cnt > hi: blend_verified over
 //     min(v6_pieces, size / probe) pieces (at least 1), bailing after a piece (not the last) whose count / length
 //     < v6_bail * d_max, then compact_skip; lo6 <= cnt <= hi (lo6 = v6_lo * probe, truncated as the others):
-//     detour_skip, one run per piece, the same bail below v6_lo; cnt < lo6: compact_skip;
+//     detour_skip, one run per piece, the same bail below v6_lo; below lo6, when d_max < v6_band and
+//     xlo <= cnt < lo: compact as one run over the same pieces, ending after a piece (not the last) whose
+//     count / length < v6_floor, then compact_skip; otherwise compact_skip;
 //   - probed: the elements the probe read (the window, or v5's 32 per pair), 0 when the tile was not probed.
 #pragma once
 
@@ -71,6 +73,8 @@ namespace v6 {
 inline constexpr size_t kPieces = 16;
 inline constexpr double kBail = 1.2;
 inline constexpr double kLo = 0.5;
+inline constexpr double kFloor = 0.01;
+inline constexpr double kBand = 0.35;
 }  // namespace v6
 
 // The options' values the decisions depend on (the article's by default) and the calibrated d_max.
@@ -94,6 +98,8 @@ struct Params {
   size_t v6_pieces = v6::kPieces;
   double v6_bail = v6::kBail;
   double v6_lo = v6::kLo;
+  double v6_floor = v6::kFloor;
+  double v6_band = v6::kBand;
 };
 
 // A fraction of the probe as a count: fraction * probe truncated toward zero, the fraction clamped to [-2, 2].

@@ -82,6 +82,7 @@ struct TileModel {
 // conversions). Outcome: a Strategy for the whole tile, or kVerified.
 constexpr int kVerified = 100;
 constexpr int kVerifiedDetour = 101;  // pilot_v6: detour_skip piece by piece
+constexpr int kVerifiedCompact = 102;  // pilot_v6: compact, one run, until a sparse piece
 struct Rules {
   Kernel pilot;
   PilotOptions o;
@@ -104,8 +105,11 @@ struct Rules {
   int probe_outcome(long long c) const {
     switch (pilot) {
       case Kernel::pilot_v6:
-        return hi < 0 ? static_cast<int>(blend_branch(c)) : c > hi ? kVerified : c >= lo6 ? kVerifiedDetour
-                                                                                        : static_cast<int>(Strategy::compact_skip);
+        return hi < 0    ? static_cast<int>(blend_branch(c))
+               : c > hi  ? kVerified
+               : c >= lo6 ? kVerifiedDetour
+               : (dm < o.v6_band && c >= xlo && c < lo) ? kVerifiedCompact
+                                     : static_cast<int>(Strategy::compact_skip);
       case Kernel::pilot_v2:
         return static_cast<int>(c > hi ? blend_branch(c) : c < xlo ? Strategy::detour_skip : Strategy::detour);
       case Kernel::pilot_v3: return static_cast<int>(c > hi ? blend_branch(c) : below_hi(c));
@@ -217,6 +221,81 @@ void add_verified_v6(TileModel& t, const Rules& r, const CostModel& m, Fn f, siz
   }
 }
 
+// pilot_v6's verified compact for a tile of `blocks` blocks whose probe covers its first pb blocks: compact as one
+// run (one packed pass) over the pieces of (size, min(v6_pieces, size / probe) or 1) until a piece but the last
+// whose count is below its least non-bailing count; then compact_skip to the tile's end. The run's count mod 16
+// (its packed pass's rounding) crosses the pieces: piece k >= 1 (but the last) has a stage per residue r0 at its
+// start, whose counter starts at r0, so that its own count is the counter minus r0.
+void add_verified_compact(TileModel& t, const Rules& r, size_t blocks, size_t pb,
+                          const std::function<long long(size_t)>& member, size_t Kp) {
+  const size_t size = blocks * 16;
+  const size_t np = std::max<size_t>(1, std::min(r.o.v6_pieces, size / r.o.probe));
+  const size_t len = std::max<size_t>(16, size / np / 16 * 16);
+  const size_t nb = std::min(np, (size + len - 1) / len), lb = len / 16;
+  const size_t thr = Rules::least_not_below(len, r.o.v6_floor);
+  const auto piece_end = [=](size_t k) { return k + 1 == nb ? blocks : (k + 1) * lb; };
+  const size_t head = t.stages.size();
+  const bool split = pb < piece_end(0);
+  const size_t first = head + (split ? 1 : 0);  // the stage that ends piece 0
+  // Piece k in 1 .. nb-2 with residue r0: stage mid_from + 16 (k - 1) + r0; the last piece: last_stage; after a
+  // bail at the end of piece k: fallback_from + k.
+  const size_t mid_from = first + 1;
+  const size_t last_stage = nb > 1 ? mid_from + 16 * (nb - 2) : 0;
+  const size_t fallback_from = last_stage + 1;
+  const auto after_piece = [=](size_t k, size_t r0) {
+    return [=](size_t c, const Emit& emit) {
+      if (k + 1 == nb) return emit(-1, 0, 0.0);
+      if (c - r0 < thr) return emit(static_cast<int>(fallback_from + k), 0, 0.0);
+      const size_t r1 = c % 16;
+      if (k + 2 == nb) return emit(static_cast<int>(last_stage), r1, 0.0);
+      emit(static_cast<int>(mid_from + 16 * k + r1), r1, 0.0);
+    };
+  };
+  const size_t need = nb == 1 ? 1 : std::max<size_t>(thr, 1);
+  Stage a;
+  a.b0 = 0, a.b1 = split ? pb : piece_end(0), a.s = Strategy::compact;
+  a.ctr.K = std::max(Kp, need);
+  if (split) {
+    a.route = [=](size_t c, const Emit& emit) {
+      if (member(c)) emit(static_cast<int>(head + 1), c, 0.0);
+    };
+    t.stages.push_back(a);
+    Stage b;
+    b.b0 = pb, b.b1 = piece_end(0), b.s = Strategy::compact, b.run_start = false;
+    b.ctr.K = need;
+    b.route = after_piece(0, 0);
+    t.stages.push_back(b);
+  } else {
+    const auto next = after_piece(0, 0);
+    a.route = [=](size_t c, const Emit& emit) {
+      if (member(c)) next(c, emit);
+    };
+    t.stages.push_back(a);
+  }
+  for (size_t k = 1; k + 1 < nb; ++k)
+    for (size_t r0 = 0; r0 < 16; ++r0) {
+      Stage p;
+      p.b0 = k * lb, p.b1 = piece_end(k), p.s = Strategy::compact, p.run_start = false;
+      p.ctr.K = r0 + need;
+      p.route = after_piece(k, r0);
+      t.stages.push_back(p);
+    }
+  if (nb > 1) {
+    Stage p;
+    p.b0 = (nb - 1) * lb, p.b1 = blocks, p.s = Strategy::compact, p.run_start = false;
+    p.ctr.K = 1;
+    p.route = after_piece(nb - 1, 0);
+    t.stages.push_back(p);
+  }
+  for (size_t k = 0; k + 1 < nb; ++k) {
+    Stage d;
+    d.b0 = piece_end(k), d.b1 = blocks, d.s = Strategy::compact_skip;
+    d.ctr.K = 1;
+    d.route = [](size_t, const Emit& emit) { emit(-1, 0, 0.0); };
+    t.stages.push_back(d);
+  }
+}
+
 // The stages of one tile of `blocks` blocks. mode 0: v1 (no probe) or judged by the probe; mode 1 + k: v4 judged
 // by prev of class k. Labels: v4 probe mode 0 = no bail, 1 + k = bailed with the rest's class k; v4 prev mode: the
 // class of the tile's count (or k when it does not update prev); else 0.
@@ -263,6 +342,10 @@ TileModel build_tile(const Rules& r, const Classes& cl, const CostModel& m, Fn f
     const size_t Kp = cap_for(plen, 1, member);
     if (r.pilot == Kernel::pilot_v6 && (oc == kVerified || oc == kVerifiedDetour)) {
       add_verified_v6(t, r, m, f, blocks, pb, member, Kp, oc == kVerified);
+      continue;
+    }
+    if (oc == kVerifiedCompact) {
+      add_verified_compact(t, r, blocks, pb, member, Kp);
       continue;
     }
     if (oc != kVerified) {

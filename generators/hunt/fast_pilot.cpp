@@ -225,9 +225,9 @@ struct Sim {
     }
     return did;
   }
-  // pilot_v6's verified run (docs/pilot_v6.md): st over the tile in v6_pieces pieces (blend_verified: one run up
-  // to where it stops; else each piece its own run), falling back to compact_skip on the rest after a piece but
-  // the last whose density is below floor.
+  // pilot_v6's verified run (docs/pilot_v6.md): st over the tile in v6_pieces pieces (blend_verified and compact:
+  // one run up to where it stops; detour_skip: each piece its own run), falling back to compact_skip on the rest
+  // after a piece but the last whose density is below floor.
   void verified_v6(TileDecision& d, Strategy st, double floor) {
     const size_t size = d.end - d.begin;
     const size_t pieces = std::max<size_t>(1, std::min(o.v6_pieces, size / o.probe));
@@ -236,13 +236,13 @@ struct Sim {
     for (size_t k = 0; k < nb; ++k) {
       const size_t b = k * len, e = k + 1 == nb ? size : b + len;
       const size_t cur = s.count(d.begin + b, d.begin + e);
-      if (st != Strategy::blend_verified) run(d.begin + b, d.begin + e, st);
+      if (st != Strategy::blend_verified && st != Strategy::compact) run(d.begin + b, d.begin + e, st);
       if (e < size && static_cast<double>(cur) / static_cast<double>(e - b) < floor) {
         did = e;
         break;
       }
     }
-    if (st == Strategy::blend_verified) run(d.begin, d.begin + did, st);
+    if (st == Strategy::blend_verified || st == Strategy::compact) run(d.begin, d.begin + did, st);
     if (did < size) {
       d.bail = d.begin + did;
       run(d.begin + did, d.end, Strategy::compact_skip);
@@ -312,6 +312,7 @@ void simulate(Kernel pilot, const Summary& s, const PilotOptions& o, Trace& out)
         if (sim.hi < 0) sim.blend_branch(d, c);
         else if (c > sim.hi) sim.verified_v6(d, Strategy::blend_verified, o.v6_bail * dm);
         else if (c >= conv(o.v6_lo)) sim.verified_v6(d, Strategy::detour_skip, o.v6_lo);
+        else if (dm < o.v6_band && c >= sim.xlo && c < sim.lo) sim.verified_v6(d, Strategy::compact, o.v6_floor);
         else sim.run(d.begin, d.end, Strategy::compact_skip);
         break;
       }

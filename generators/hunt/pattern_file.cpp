@@ -42,7 +42,8 @@ constexpr DoubleField kDoubles[] = {{"xlo", &PilotOptions::xlo},     {"lo", &Pil
                                     {"S", &PilotOptions::S},         {"K", &PilotOptions::K},
                                     {"M", &PilotOptions::M},         {"shrink", &PilotOptions::shrink},
                                     {"kappa", &PilotOptions::kappa}, {"rho", &PilotOptions::rho},
-                                    {"v6_bail", &PilotOptions::v6_bail}, {"v6_lo", &PilotOptions::v6_lo}};
+                                    {"v6_bail", &PilotOptions::v6_bail}, {"v6_lo", &PilotOptions::v6_lo},
+                                    {"v6_floor", &PilotOptions::v6_floor}, {"v6_band", &PilotOptions::v6_band}};
 
 std::string g17(double x) {
   char buf[64];

@@ -2,8 +2,8 @@
 // pilot_v6 (docs/pilot_v6.md) against the pilots it was designed to beat, on the model: its certified bound (the
 // bound's own program, generators/hunt/bound.cpp, exact on the small settings of generators_bound_test) below
 // every certified bound of v1, v2, v3 and v3.5 for every f with d_max >= 0, and equal to v3.5's for sqrt (d_max < 0:
-// the same blend branch); its model cost on uniform random selections within its measured ceiling over the best of
-// v1-v4 (the 3 % is not reached at densities 0.02-0.1, docs/pilot_v6.md says why); the article's three
+// the same blend branch); its model cost on uniform random selections within its measured ceiling per f over the best
+// of v1-v4 (the 3 % is not reached for every f, docs/pilot_v6.md says where and why); the article's three
 // countertests under their f within their measured ceilings.
 #include <gtest/gtest.h>
 
@@ -61,23 +61,33 @@ Summary uniform(double d, uint64_t seed, size_t n) {
   return s;
 }
 
-TEST(PilotV6, CostsAtMost30PercentOverTheBestOfV1ToV4OnUniformRandomSelections) {
-  // Measured worst: 1.2901 (fma13, density 0.05); outside 0.02 .. 0.15 at most 1.16 (docs/pilot_v6.md).
+TEST(PilotV6, CostsWithinItsMeasuredCeilingPerFOverTheBestOfV1ToV4OnUniformRandomSelections) {
+  // Measured worst per f (docs/pilot_v6.md, "What it costs on plain data"): sqrt 1.060 (0.02), frfrexp 1.074 (0.07)
+  // and fma13 1.041 (0.2) with the one-pass compact band (1.287 and 1.290 at 0.05 without it), sin35 1.278, sin10
+  // 1.250 and pow10 1.144 (0.05; the band is off for them).
+  struct Ceiling {
+    Fn f;
+    double max;
+  };
+  const Ceiling ceilings[] = {{Fn::sqrt, 1.07},  {Fn::frfrexp, 1.08}, {Fn::sin35, 1.29},
+                              {Fn::sin10, 1.26}, {Fn::pow10, 1.15},   {Fn::fma13, 1.05}};
   constexpr size_t n = 8192 + 94 * 4096;
   const CostModel m = CostModel::m5();
-  double worst = 0;
-  for (const Fn f : kFns)
-    for (const double d : {0.0, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 1.0})
+  for (const auto& [f, ceiling] : ceilings) {
+    double worst = 0, at = 0;
+    for (const double d : {0.0, 0.005, 0.01, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 0.9, 1.0})
       for (const uint64_t seed : {1, 2}) {
         const Summary s = uniform(d, seed, n);
         double best = 1e300;
         for (const Kernel k : kPilots)
           if (k < Kernel::pilot_v5) best = std::min(best, Scorer(k, f, m).score(s).pilot_cost);
         const double r = Scorer(Kernel::pilot_v6, f, m).score(s).pilot_cost / best;
-        worst = std::max(worst, r);
-        EXPECT_LE(r, 1.30) << name(f) << " density " << d << " seed " << seed;
+        if (r > worst) worst = r, at = d;
+        EXPECT_LE(r, ceiling) << name(f) << " density " << d << " seed " << seed;
       }
-  std::printf("pilot_v6 on uniform random selections: worst %.4f x the best of v1-v4\n", worst);
+    std::printf("%-8s pilot_v6 on uniform random selections: worst %.4f x the best of v1-v4 (density %g)\n",
+                std::string(name(f)).c_str(), worst, at);
+  }
 }
 
 TEST(PilotV6, TheArticlesCountertestsStayWithinTheirMeasuredCeilings) {

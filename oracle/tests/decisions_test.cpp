@@ -61,9 +61,13 @@ TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
   EXPECT_EQ(o.v6_pieces, 16u);
   EXPECT_EQ(o.v6_bail, 1.2);
   EXPECT_EQ(o.v6_lo, 0.5);
+  EXPECT_EQ(o.v6_floor, 0.01);
+  EXPECT_EQ(o.v6_band, 0.35);
   EXPECT_EQ(p.v6_pieces, o.v6_pieces);
   EXPECT_EQ(p.v6_bail, o.v6_bail);
   EXPECT_EQ(p.v6_lo, o.v6_lo);
+  EXPECT_EQ(p.v6_floor, o.v6_floor);
+  EXPECT_EQ(p.v6_band, o.v6_band);
 }
 
 struct Hand {
@@ -172,6 +176,7 @@ Params params(const PilotOptions& o) {
   p.B = o.B, p.D = o.D, p.seed = o.seed, p.C = o.C, p.S = o.S, p.K = o.K, p.M = o.M;
   p.shrink = o.shrink, p.kappa = o.kappa, p.rho = o.rho;
   p.v6_pieces = o.v6_pieces, p.v6_bail = o.v6_bail, p.v6_lo = o.v6_lo;
+  p.v6_floor = o.v6_floor, p.v6_band = o.v6_band;
   return p;
 }
 
@@ -264,6 +269,43 @@ TEST(Decisions, V6VerifiesEachBranchPieceByPieceAndFallsBackToCompactSkip) {
   std::vector<uint8_t> sel(64, 0);
   EXPECT_EQ(kernel_trace(Kernel::pilot_v6, sel, o).runs, (std::vector<maskapply::Run>{{0, 64, S::blend_skip}}));
   EXPECT_EQ(decide(Pilot::v6, sel, params(o)).runs, (std::vector<maskapply::Run>{{0, 64, S::blend_skip}}));
+}
+
+TEST(Decisions, V6CompactsACheapFsSparseBandInOneRunUntilAPieceBelowTheFloor) {
+  // d_max = 0.3 < v6_band = 0.35 (a cheap f): hi = 4, xlo = 1, lo = 6, lo6 = 8 (no detour band). A probe in
+  // [xlo, hi] runs compact as one run over 4 pieces of 16, ending after a piece (not the last) below v6_floor =
+  // 0.125 (1 of 16 stops, 2 = 0.125 does not); below xlo, or with the band off, compact_skip.
+  PilotOptions o = small();
+  o.v6_pieces = 4, o.d_max = 0.3, o.v6_floor = 0.125;
+  using S = Strategy;
+  struct Row {
+    size_t probe, piece1, last;
+    std::vector<maskapply::Run> want;
+    size_t bail;
+  };
+  const std::vector<Row> rows{
+      {2, 2, 16, {{0, 64, S::compact}}, kNoBail},
+      {4, 16, 0, {{0, 64, S::compact}}, kNoBail},  // the last piece never stops it
+      {2, 1, 16, {{0, 32, S::compact}, {32, 64, S::compact_skip}}, 32},
+      {1, 16, 16, {{0, 16, S::compact}, {16, 64, S::compact_skip}}, 16},  // xlo itself is in the band
+      {0, 16, 16, {{0, 64, S::compact_skip}}, kNoBail},
+      {6, 16, 16, {{0, 64, S::blend_verified}}, kNoBail},  // above hi
+  };
+  for (const Row& r : rows) {
+    std::vector<uint8_t> sel(64, 1);
+    for (size_t i = 0; i < 16; ++i) sel[i] = i < r.probe, sel[16 + i] = i < r.piece1, sel[48 + i] = i < r.last;
+    const Trace got = kernel_trace(Kernel::pilot_v6, sel, o);
+    EXPECT_EQ(got.runs, r.want) << "probe " << r.probe << ", piece 1 " << r.piece1 << ", last " << r.last;
+    ASSERT_EQ(got.tiles.size(), 1u);
+    EXPECT_EQ(got.tiles[0].bail, r.bail) << "probe " << r.probe << ", piece 1 " << r.piece1;
+    EXPECT_EQ(compare(decide(Pilot::v6, sel, params(o)), got), "") << "probe " << r.probe << ", piece 1 " << r.piece1;
+  }
+  // The band is for d_max below v6_band only: at d_max = v6_band it is compact_skip.
+  o.v6_band = 0.3;
+  std::vector<uint8_t> sel(64, 1);
+  for (size_t i = 0; i < 16; ++i) sel[i] = i < 2;
+  EXPECT_EQ(kernel_trace(Kernel::pilot_v6, sel, o).runs, (std::vector<maskapply::Run>{{0, 64, S::compact_skip}}));
+  EXPECT_EQ(decide(Pilot::v6, sel, params(o)).runs, (std::vector<maskapply::Run>{{0, 64, S::compact_skip}}));
 }
 
 TEST(Decisions, V4DistrustsTheProbeForDistrustMinusOneTilesThenTrustsItAgain) {
