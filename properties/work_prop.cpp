@@ -188,5 +188,36 @@ TEST(ExecutedWork, equalsWhatTheModelChargesOnTheArticlesCountertests) {
   EXPECT_GT(distrusted, 0u) << "pilot_v4 never distrusted its probe: the cycle no longer makes it bail";
 }
 
+// 16, on pilot_v6's one-pass compact (a cheap f: frfrexp, d_max 0.07 under m5, below v6_band): tiles of sparse
+// random data (density 0.05 from a fixed LCG seed, 1), which the probe sends to the band and whose random empty
+// blocks the run must compress, not skip, and tiles whose probe is in the band and whose rest is empty, where the
+// run stops after its second piece. Checks that both happen, then the work term by term.
+TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sOnePassCompact) {
+  const ::maskapply::gen::CostModel m5 = ::maskapply::gen::CostModel::m5();
+  testing::Case c;
+  c.kernel = Kernel::pilot_v6;
+  c.f = Fn::frfrexp;
+  c.mask = MaskSpec{MaskKind::less, 0.5f, 0, 0};
+  c.options = ::maskapply::gen::model_options(m5, c.f);
+  const size_t region = c.options.calib_blocks * c.options.calib_len, tile = c.options.tile;
+  c.data.assign(region + 6 * tile + 37, 0.75f);
+  uint64_t x = 1;  // the seed
+  for (size_t i = 0; i < c.data.size(); ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    const size_t t = i < region ? 0 : (i - region) / tile;
+    const bool sparse_rest = t % 2 == 1 && (i - region) % tile >= c.options.probe;
+    if (!sparse_rest && (x >> 33) % 100 < 5) c.data[i] = 0.25f;
+  }
+  for (const size_t capacity : {tile, size_t{100}}) {
+    const Executed e = execute(c, capacity);
+    size_t compact = 0, stopped = 0;
+    for (const maskapply::Run& r : e.trace.runs) compact += r.strategy == Strategy::compact;
+    for (const TileDecision& t : e.trace.tiles) stopped += t.bail != kNoBail;
+    EXPECT_GE(compact, 4u) << "the band no longer runs: the fixture does not cover the one-pass compact";
+    EXPECT_GE(stopped, 2u) << "no one-pass compact stopped at a sparse piece";
+    EXPECT_EQ(differences(c, capacity, e), "");
+  }
+}
+
 }  // namespace
 }  // namespace maskapply::prop

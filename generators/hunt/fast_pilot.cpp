@@ -361,7 +361,9 @@ std::string Mechanism::words() const {
   else
     w = "without a probe, ";
   w += "it ran " + runs;
-  if (bail_block) w += " (the verified blend bailed after block " + std::to_string(bail_block) + ")";
+  if (bail_block)
+    w += pieces ? " (its verified run stopped after piece " + std::to_string(bail_block) + ")"
+                : " (the verified blend bailed after block " + std::to_string(bail_block) + ")";
   w += " where " + std::string(name(oracle)) + " was cheapest";
   return w;
 }
@@ -438,7 +440,10 @@ Score Scorer::score_trace(const Summary& s, const Trace& t) {
     m.runs = runs;
     m.distrust = d.source == CountSource::previous;
     if (d.bail != kNoBail) {
-      m.bail_block = (d.bail - d.begin) / verify_len(d.end - d.begin, o_.verify_blocks);
+      const size_t size = d.end - d.begin;
+      m.pieces = pilot_ == Kernel::pilot_v6;
+      const size_t blocks = m.pieces ? std::max<size_t>(1, std::min(o_.v6_pieces, size / o_.probe)) : o_.verify_blocks;
+      m.bail_block = (d.bail - d.begin) / verify_len(size, blocks);
     }
     m.oracle = kOracleStrategies[best];
     m.excess = pilot - c[best];

@@ -19,13 +19,15 @@ namespace maskapply::gen::hunt {
 
 namespace {
 
-constexpr std::array<std::string_view, 10> kKnobNames{"tile",     "probe",     "xlo",     "lo",    "verify_blocks",
-                                                      "bail",     "distrust",  "v6_pieces", "v6_bail", "v6_lo"};
+constexpr std::array<std::string_view, 12> kKnobNames{"tile",     "probe",    "xlo",       "lo",      "verify_blocks",
+                                                      "bail",     "distrust", "v6_pieces", "v6_bail", "v6_lo",
+                                                      "v6_floor", "v6_band"};
 
 const std::vector<Knob> kV35Knobs{Knob::tile, Knob::probe, Knob::xlo, Knob::lo, Knob::verify_blocks, Knob::bail};
 const std::vector<Knob> kV4Knobs{Knob::tile,          Knob::probe, Knob::xlo,     Knob::lo,
                                  Knob::verify_blocks, Knob::bail,  Knob::distrust};
-const std::vector<Knob> kV6Knobs{Knob::tile, Knob::probe, Knob::xlo, Knob::v6_pieces, Knob::v6_bail, Knob::v6_lo};
+const std::vector<Knob> kV6Knobs{Knob::tile,    Knob::probe,  Knob::xlo,      Knob::lo,
+                                 Knob::v6_pieces, Knob::v6_bail, Knob::v6_lo, Knob::v6_floor, Knob::v6_band};
 
 bool whole_knob(Knob k) {
   return k == Knob::tile || k == Knob::probe || k == Knob::verify_blocks || k == Knob::distrust || k == Knob::v6_pieces;
@@ -67,6 +69,8 @@ double knob_value(const PilotOptions& o, Knob k) {
     case Knob::v6_pieces: return static_cast<double>(o.v6_pieces);
     case Knob::v6_bail: return o.v6_bail;
     case Knob::v6_lo: return o.v6_lo;
+    case Knob::v6_floor: return o.v6_floor;
+    case Knob::v6_band: return o.v6_band;
   }
   return 0;
 }
@@ -83,6 +87,8 @@ void set_knob(PilotOptions& o, Knob k, double v) {
     case Knob::v6_pieces: o.v6_pieces = static_cast<size_t>(v); break;
     case Knob::v6_bail: o.v6_bail = v; break;
     case Knob::v6_lo: o.v6_lo = v; break;
+    case Knob::v6_floor: o.v6_floor = v; break;
+    case Knob::v6_band: o.v6_band = v; break;
   }
 }
 
@@ -98,6 +104,8 @@ const std::vector<double>& knob_grid(Knob k) {
       {1, 2, 4, 8, 16},                            // v6_pieces
       {0.75, 1, 1.2, 1.5, 2},                      // v6_bail
       {0.16, 0.3, 0.4, 0.5, 0.6, 0.8},             // v6_lo
+      {0.005, 0.01, 0.02, 0.03, 0.06},             // v6_floor
+      {0, 0.2, 0.35, 0.6, 1},                      // v6_band (0: the band off for every f; 1: on for every f)
   };
   return grids[static_cast<size_t>(k)];
 }

@@ -220,11 +220,12 @@ TEST_F(Tune, BadInputExitsTwoWithAMessageAndWritesNothing) {
                         Case{{"--model", "host", "--model-file", path("no-such-model.json")}, "cannot read host model"},
                         Case{{"--model", bad_model}, "malformed host model"},
                         Case{{"--knobs", "nosuch"}, "--knobs: unknown knob 'nosuch' (known: tile, probe, xlo, lo, "
-                                                        "verify_blocks, bail, distrust, v6_pieces, v6_bail, v6_lo)"},
+                                                        "verify_blocks, bail, distrust, v6_pieces, v6_bail, v6_lo, "
+                                                        "v6_floor, v6_band)"},
                         Case{{"--pilot", "v3_5", "--knobs", "distrust"}, "pilot_v3_5 does not read distrust"},
-                        // `all` is every pilot with a bound: v3.5 (the first) and v6 (the only one without lo).
+                        // `all` is every pilot with a bound: v3.5 (the first) and v6 (the only one without bail).
                         Case{{"--pilot", "all", "--knobs", "v6_bail"}, "pilot_v3_5 does not read v6_bail"},
-                        Case{{"--pilot", "all", "--knobs", "lo"}, "pilot_v6 does not read lo"},
+                        Case{{"--pilot", "all", "--knobs", "bail"}, "pilot_v6 does not read bail"},
                         Case{{"--f", "nosuch"}, "unknown f 'nosuch'"},
                         Case{{"--budget", "-1"}, "--budget"},
                         Case{{"--n", "100"}, "--n"}}) {
