@@ -156,27 +156,78 @@ struct Classes {
 };
 
 
+// pilot_v6's pieces of a tile of `blocks` blocks: the kernels' VerifyPieces of (size, min(v6_pieces, size / probe)
+// or 1); nb pieces of lb blocks, the last to the tile's end.
+struct V6Pieces {
+  size_t blocks, len, nb, lb;
+  V6Pieces(const Rules& r, size_t b) : blocks(b) {
+    const size_t size = blocks * 16;
+    const size_t np = std::max<size_t>(1, std::min(r.o.v6_pieces, size / r.o.probe));
+    len = std::max<size_t>(16, size / np / 16 * 16);
+    nb = std::min(np, (size + len - 1) / len), lb = len / 16;
+  }
+  size_t end(size_t k) const { return k + 1 == nb ? blocks : (k + 1) * lb; }
+  // The least count a piece (not the last) needs not to fall back below `floor` (1 when no piece is checked).
+  size_t need(double floor) const { return nb == 1 ? 1 : std::max<size_t>(Rules::least_not_below(len, floor), 1); }
+};
+
+// Piece 0 of a v6 verified run of strategy s: the probe's stage over its first pb blocks (counter K at least Kp,
+// its count kept), then, when the probe ends inside the piece, the piece's rest; `after` routes piece 0's count.
+// Returns the index of the stage that ends piece 0.
+size_t add_piece0(TileModel& t, const V6Pieces& vp, Strategy s, size_t pb, const std::function<long long(size_t)>& member,
+                  size_t Kp, size_t need, bool residue, const std::function<void(size_t, const Emit&)>& after) {
+  const size_t head = t.stages.size();
+  const bool split = pb < vp.end(0);
+  Stage a;
+  a.b0 = 0, a.b1 = split ? pb : vp.end(0), a.s = s;
+  a.ctr.K = std::max(Kp, need), a.ctr.residue = residue;
+  if (split) {
+    a.route = [=](size_t c, const Emit& emit) {
+      if (member(c)) emit(static_cast<int>(head + 1), c, 0.0);
+    };
+    t.stages.push_back(a);
+    Stage b;
+    b.b0 = pb, b.b1 = vp.end(0), b.s = s, b.run_start = false;
+    b.ctr.K = need, b.ctr.residue = residue;
+    b.route = after;
+    t.stages.push_back(b);
+    return head + 1;
+  }
+  a.route = [=](size_t c, const Emit& emit) {
+    if (member(c)) after(c, emit);
+  };
+  t.stages.push_back(a);
+  return head;
+}
+
+// compact_skip from the end of piece k to the tile's end, for k = 0 .. nb - 2 (stage first + k).
+void add_fallbacks(TileModel& t, const V6Pieces& vp) {
+  for (size_t k = 0; k + 1 < vp.nb; ++k) {
+    Stage d;
+    d.b0 = vp.end(k), d.b1 = vp.blocks, d.s = Strategy::compact_skip;
+    d.ctr.K = 1;
+    d.route = [](size_t, const Emit& emit) { emit(-1, 0, 0.0); };
+    t.stages.push_back(d);
+  }
+}
+
 // pilot_v6's verified branch for a tile of `blocks` blocks whose probe covers its first pb blocks: the strategy
-// (the verified blend, or detour_skip with each piece its own run) piece by piece in the kernels' VerifyPieces of
-// (size, min(v6_pieces, size / probe) or 1), after a piece but the last whose count is below its least non-bailing
-// count compact_skip to the tile's end. The probe's stage is the head of piece 0 (the same run), keeping the count.
+// (the verified blend, or detour_skip with each piece its own run) piece by piece in V6Pieces, after a piece but
+// the last whose count is below its least non-bailing count compact_skip to the tile's end. The probe's stage is
+// the head of piece 0 (the same run), keeping the count.
 void add_verified_v6(TileModel& t, const Rules& r, const CostModel& m, Fn f, size_t blocks, size_t pb,
                      const std::function<long long(size_t)>& member, size_t Kp, bool blend) {
-  const size_t size = blocks * 16;
-  const size_t np = std::max<size_t>(1, std::min(r.o.v6_pieces, size / r.o.probe));
-  const size_t len = std::max<size_t>(16, size / np / 16 * 16);
-  const size_t nb = std::min(np, (size + len - 1) / len), lb = len / 16;
+  const V6Pieces vp(r, blocks);
+  const size_t nb = vp.nb, lb = vp.lb;
   const Strategy s = blend ? Strategy::blend_verified : Strategy::detour_skip;
-  const size_t thr = Rules::least_not_below(len, blend ? r.o.v6_bail * r.dm : r.o.v6_lo);
+  const double floor = blend ? r.o.v6_bail * r.dm : r.o.v6_lo;
+  const size_t thr = Rules::least_not_below(vp.len, floor), need = vp.need(floor);
   const double e4 = 4 * terms(m, f, s).expand_any;  // detour_skip's expand per block of a run that selects
-  const auto piece_end = [=](size_t k) { return k + 1 == nb ? blocks : (k + 1) * lb; };
-  const size_t head = t.stages.size();
-  const bool split = pb < piece_end(0);
-  const size_t first = head + (split ? 1 : 0);        // the stage that ends piece 0
-  const size_t pieces_from = first + 1;               // piece k >= 1: stage pieces_from + k - 1
-  const size_t fallback_from = pieces_from + (nb - 1);  // after piece k bails: stage fallback_from + k
+  const bool split = pb < vp.end(0);
+  const size_t pieces_from = t.stages.size() + (split ? 2 : 1);  // piece k >= 1: stage pieces_from + k - 1
+  const size_t fallback_from = pieces_from + (nb - 1);           // after piece k bails: stage fallback_from + k
   const auto after_piece = [=](size_t k) {
-    const size_t piece_blocks = piece_end(k) - (k == 0 ? 0 : k * lb);
+    const size_t piece_blocks = vp.end(k) - (k == 0 ? 0 : k * lb);
     return [=](size_t c, const Emit& emit) {
       const double extra = c > 0 ? static_cast<double>(piece_blocks) * e4 : 0.0;
       if (k + 1 == nb) emit(-1, 0, extra);
@@ -184,62 +235,30 @@ void add_verified_v6(TileModel& t, const Rules& r, const CostModel& m, Fn f, siz
       else emit(static_cast<int>(pieces_from + k), 0, extra);
     };
   };
-  const size_t need = nb == 1 ? 1 : std::max<size_t>(thr, 1);
-  Stage a;
-  a.b0 = 0, a.b1 = split ? pb : piece_end(0), a.s = s;
-  a.ctr.K = std::max(Kp, need), a.ctr.residue = !blend;
-  if (split) {
-    a.route = [=](size_t c, const Emit& emit) {
-      if (member(c)) emit(static_cast<int>(head + 1), c, 0.0);
-    };
-    t.stages.push_back(a);
-    Stage b;
-    b.b0 = pb, b.b1 = piece_end(0), b.s = s, b.run_start = false;
-    b.ctr.K = need, b.ctr.residue = !blend;
-    b.route = after_piece(0);
-    t.stages.push_back(b);
-  } else {
-    const auto next = after_piece(0);
-    a.route = [=](size_t c, const Emit& emit) {
-      if (member(c)) next(c, emit);
-    };
-    t.stages.push_back(a);
-  }
+  add_piece0(t, vp, s, pb, member, Kp, need, !blend, after_piece(0));
   for (size_t k = 1; k < nb; ++k) {
     Stage p;
-    p.b0 = k * lb, p.b1 = piece_end(k), p.s = s, p.run_start = !blend;  // a blend piece continues the verified run
+    p.b0 = k * lb, p.b1 = vp.end(k), p.s = s, p.run_start = !blend;  // a blend piece continues the verified run
     p.ctr.K = k + 1 == nb ? 1 : need, p.ctr.residue = !blend;
     p.route = after_piece(k);
     t.stages.push_back(p);
   }
-  for (size_t k = 0; k + 1 < nb; ++k) {
-    Stage d;
-    d.b0 = piece_end(k), d.b1 = blocks, d.s = Strategy::compact_skip;
-    d.ctr.K = 1;
-    d.route = [](size_t, const Emit& emit) { emit(-1, 0, 0.0); };
-    t.stages.push_back(d);
-  }
+  add_fallbacks(t, vp);
 }
 
-// pilot_v6's verified compact for a tile of `blocks` blocks whose probe covers its first pb blocks: compact as one
-// run (one packed pass) over the pieces of (size, min(v6_pieces, size / probe) or 1) until a piece but the last
-// whose count is below its least non-bailing count; then compact_skip to the tile's end. The run's count mod 16
-// (its packed pass's rounding) crosses the pieces: piece k >= 1 (but the last) has a stage per residue r0 at its
-// start, whose counter starts at r0, so that its own count is the counter minus r0.
+// pilot_v6's one-pass compact for a tile of `blocks` blocks whose probe covers its first pb blocks: compact as one
+// run (one packed pass) over V6Pieces until a piece but the last whose count is below its least non-bailing count;
+// then compact_skip to the tile's end. The run's count mod 16 (its packed pass's rounding) crosses the pieces:
+// piece k >= 1 (but the last) has a stage per residue r0 at its start, whose counter starts at r0, so that its
+// own count is the counter minus r0.
 void add_verified_compact(TileModel& t, const Rules& r, size_t blocks, size_t pb,
                           const std::function<long long(size_t)>& member, size_t Kp) {
-  const size_t size = blocks * 16;
-  const size_t np = std::max<size_t>(1, std::min(r.o.v6_pieces, size / r.o.probe));
-  const size_t len = std::max<size_t>(16, size / np / 16 * 16);
-  const size_t nb = std::min(np, (size + len - 1) / len), lb = len / 16;
-  const size_t thr = Rules::least_not_below(len, r.o.v6_floor);
-  const auto piece_end = [=](size_t k) { return k + 1 == nb ? blocks : (k + 1) * lb; };
-  const size_t head = t.stages.size();
-  const bool split = pb < piece_end(0);
-  const size_t first = head + (split ? 1 : 0);  // the stage that ends piece 0
+  const V6Pieces vp(r, blocks);
+  const size_t nb = vp.nb, lb = vp.lb;
+  const size_t thr = Rules::least_not_below(vp.len, r.o.v6_floor), need = vp.need(r.o.v6_floor);
   // Piece k in 1 .. nb-2 with residue r0: stage mid_from + 16 (k - 1) + r0; the last piece: last_stage; after a
   // bail at the end of piece k: fallback_from + k.
-  const size_t mid_from = first + 1;
+  const size_t mid_from = t.stages.size() + (pb < vp.end(0) ? 2 : 1);
   const size_t last_stage = nb > 1 ? mid_from + 16 * (nb - 2) : 0;
   const size_t fallback_from = last_stage + 1;
   const auto after_piece = [=](size_t k, size_t r0) {
@@ -251,31 +270,11 @@ void add_verified_compact(TileModel& t, const Rules& r, size_t blocks, size_t pb
       emit(static_cast<int>(mid_from + 16 * k + r1), r1, 0.0);
     };
   };
-  const size_t need = nb == 1 ? 1 : std::max<size_t>(thr, 1);
-  Stage a;
-  a.b0 = 0, a.b1 = split ? pb : piece_end(0), a.s = Strategy::compact;
-  a.ctr.K = std::max(Kp, need);
-  if (split) {
-    a.route = [=](size_t c, const Emit& emit) {
-      if (member(c)) emit(static_cast<int>(head + 1), c, 0.0);
-    };
-    t.stages.push_back(a);
-    Stage b;
-    b.b0 = pb, b.b1 = piece_end(0), b.s = Strategy::compact, b.run_start = false;
-    b.ctr.K = need;
-    b.route = after_piece(0, 0);
-    t.stages.push_back(b);
-  } else {
-    const auto next = after_piece(0, 0);
-    a.route = [=](size_t c, const Emit& emit) {
-      if (member(c)) next(c, emit);
-    };
-    t.stages.push_back(a);
-  }
+  add_piece0(t, vp, Strategy::compact, pb, member, Kp, need, true, after_piece(0, 0));
   for (size_t k = 1; k + 1 < nb; ++k)
     for (size_t r0 = 0; r0 < 16; ++r0) {
       Stage p;
-      p.b0 = k * lb, p.b1 = piece_end(k), p.s = Strategy::compact, p.run_start = false;
+      p.b0 = k * lb, p.b1 = vp.end(k), p.s = Strategy::compact, p.run_start = false;
       p.ctr.K = r0 + need;
       p.route = after_piece(k, r0);
       t.stages.push_back(p);
@@ -287,13 +286,7 @@ void add_verified_compact(TileModel& t, const Rules& r, size_t blocks, size_t pb
     p.route = after_piece(nb - 1, 0);
     t.stages.push_back(p);
   }
-  for (size_t k = 0; k + 1 < nb; ++k) {
-    Stage d;
-    d.b0 = piece_end(k), d.b1 = blocks, d.s = Strategy::compact_skip;
-    d.ctr.K = 1;
-    d.route = [](size_t, const Emit& emit) { emit(-1, 0, 0.0); };
-    t.stages.push_back(d);
-  }
+  add_fallbacks(t, vp);
 }
 
 // The stages of one tile of `blocks` blocks. mode 0: v1 (no probe) or judged by the probe; mode 1 + k: v4 judged
