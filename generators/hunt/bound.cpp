@@ -156,15 +156,13 @@ struct Classes {
 };
 
 
-// pilot_v6's pieces of a tile of `blocks` blocks: the kernels' VerifyPieces of (size, min(v6_pieces, size / probe)
-// or 1); nb pieces of lb blocks, the last to the tile's end.
+// pilot_v6's pieces of a tile of `blocks` blocks: the verify pieces of (size, v6_piece_count(o, size)) (fast_pilot.h);
+// nb pieces of lb blocks, the last to the tile's end.
 struct V6Pieces {
   size_t blocks, len, nb, lb;
   V6Pieces(const Rules& r, size_t b) : blocks(b) {
-    const size_t size = blocks * 16;
-    const size_t np = std::max<size_t>(1, std::min(r.o.v6_pieces, size / r.o.probe));
-    len = std::max<size_t>(16, size / np / 16 * 16);
-    nb = std::min(np, (size + len - 1) / len), lb = len / 16;
+    const size_t size = blocks * 16, np = v6_piece_count(r.o, size);
+    len = verify_len(size, np), nb = verify_count(size, np), lb = len / 16;
   }
   size_t end(size_t k) const { return k + 1 == nb ? blocks : (k + 1) * lb; }
   // The least count a piece (not the last) needs not to fall back below `floor` (1 when no piece is checked).
@@ -173,9 +171,9 @@ struct V6Pieces {
 
 // Piece 0 of a v6 verified run of strategy s: the probe's stage over its first pb blocks (counter K at least Kp,
 // its count kept), then, when the probe ends inside the piece, the piece's rest; `after` routes piece 0's count.
-// Returns the index of the stage that ends piece 0.
-size_t add_piece0(TileModel& t, const V6Pieces& vp, Strategy s, size_t pb, const std::function<long long(size_t)>& member,
-                  size_t Kp, size_t need, bool residue, const std::function<void(size_t, const Emit&)>& after) {
+void add_piece0(TileModel& t, const V6Pieces& vp, Strategy s, size_t pb,
+                const std::function<long long(size_t)>& member, size_t Kp, size_t need, bool residue,
+                const std::function<void(size_t, const Emit&)>& after) {
   const size_t head = t.stages.size();
   const bool split = pb < vp.end(0);
   Stage a;
@@ -191,16 +189,15 @@ size_t add_piece0(TileModel& t, const V6Pieces& vp, Strategy s, size_t pb, const
     b.ctr.K = need, b.ctr.residue = residue;
     b.route = after;
     t.stages.push_back(b);
-    return head + 1;
+    return;
   }
   a.route = [=](size_t c, const Emit& emit) {
     if (member(c)) after(c, emit);
   };
   t.stages.push_back(a);
-  return head;
 }
 
-// compact_skip from the end of piece k to the tile's end, for k = 0 .. nb - 2 (stage first + k).
+// compact_skip from the end of piece k to the tile's end, for k = 0 .. nb - 2, as consecutive stages.
 void add_fallbacks(TileModel& t, const V6Pieces& vp) {
   for (size_t k = 0; k + 1 < vp.nb; ++k) {
     Stage d;

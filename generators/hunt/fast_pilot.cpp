@@ -230,7 +230,7 @@ struct Sim {
   // after a piece but the last whose density is below floor.
   void verified_v6(TileDecision& d, Strategy st, double floor) {
     const size_t size = d.end - d.begin;
-    const size_t pieces = std::max<size_t>(1, std::min(o.v6_pieces, size / o.probe));
+    const size_t pieces = v6_piece_count(o, size);
     const size_t len = verify_len(size, pieces), nb = verify_count(size, pieces);
     size_t did = size;
     for (size_t k = 0; k < nb; ++k) {
@@ -442,7 +442,7 @@ Score Scorer::score_trace(const Summary& s, const Trace& t) {
     if (d.bail != kNoBail) {
       const size_t size = d.end - d.begin;
       m.pieces = pilot_ == Kernel::pilot_v6;
-      const size_t blocks = m.pieces ? std::max<size_t>(1, std::min(o_.v6_pieces, size / o_.probe)) : o_.verify_blocks;
+      const size_t blocks = m.pieces ? v6_piece_count(o_, size) : o_.verify_blocks;
       m.bail_block = (d.bail - d.begin) / verify_len(size, blocks);
     }
     m.oracle = kOracleStrategies[best];

@@ -125,6 +125,10 @@ inline size_t verify_len(size_t size, size_t blocks) { return std::max<size_t>(1
 inline size_t verify_count(size_t size, size_t blocks) {
   return size == 0 ? 0 : std::min(blocks, (size + verify_len(size, blocks) - 1) / verify_len(size, blocks));
 }
+// pilot_v6's pieces of a tile of `size`: min(v6_pieces, size / probe), at least one (the probe lies in the first).
+inline size_t v6_piece_count(const PilotOptions& o, size_t size) {
+  return std::max<size_t>(1, std::min(o.v6_pieces, size / o.probe));
+}
 
 // The pilots the hunt knows, in order.
 inline constexpr std::array<Kernel, 7> kPilots{Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3,
