@@ -78,6 +78,9 @@ struct Game {
   Fn f;
   const CostModel& m;
   size_t blocks = 0, tile_blocks = 0;
+  // every > 1: the pilot chooses at every `every`-th block of a tile (from its first), elsewhere it goes on with
+  // its run; and it reads ahead only among the tile's first probe_blocks (its probe window).
+  size_t every = 1, probe_blocks = 0;
   std::array<StrategyTerms, 6> t{};
   std::vector<Content> contents;
   std::vector<Action> actions;
@@ -105,9 +108,10 @@ struct Game {
   };
   std::vector<std::array<std::array<ContPlay, 2>, 2>> cont_plays;
 
-  Game(Fn fn, const CostModel& model, const PilotOptions& o, size_t n) : f(fn), m(model) {
+  Game(Fn fn, const CostModel& model, const PilotOptions& o, size_t n, size_t every_blocks = 1)
+      : f(fn), m(model), every(every_blocks) {
     const size_t region = o.calib_blocks * o.calib_len;
-    blocks = (n - region) / 16, tile_blocks = o.tile / 16;
+    blocks = (n - region) / 16, tile_blocks = o.tile / 16, probe_blocks = (o.probe + 15) / 16;
     for (size_t k = 0; k < 6; ++k) t[k] = terms(m, f, kMenu[k]);
     for (unsigned a = 0; a <= 16; ++a) {
       const unsigned lo = (a + 3) / 4, hi = std::min(4u, a);
@@ -178,7 +182,15 @@ struct Game {
     next = pilot_state(x.menu, some, (r + c.a) % 16);
     return v;
   }
-  bool allowed(const Action& x, size_t p) const { return !x.cont || menu_of(p) == x.menu; }
+  // At a decision point (decide) the pilot may start any run or continue its own; elsewhere it goes on with its
+  // run (a blend run goes on by starting blend again), reading ahead or not as it likes.
+  bool decides(size_t b) const { return b % tile_blocks % every == 0; }
+  bool may_peek(size_t b) const { return every == 1 || b % tile_blocks < probe_blocks; }
+  bool allowed(const Action& x, size_t p, size_t b) const {
+    if (x.peek && !may_peek(b)) return false;
+    if (decides(b)) return !x.cont || menu_of(p) == x.menu;
+    return menu_of(p) == 0 ? x.menu == 0 && !x.cont : x.cont && x.menu == menu_of(p);
+  }
 
   // The oracle's moves that start a run at a block with content c: fn(next oracle state, cost), each the model's
   // charge for that block of that run (a detour-family run's first block: its packed pass's first group).
@@ -252,9 +264,11 @@ struct Game {
           }
         }
       }
-    // The pilot's least worst case: over starting a run (the same for every pilot state) and continuing its own.
-    std::array<double, 2 * K> started;
-    started.fill(kInf);
+    // The pilot's least worst case: over starting a run (the same for every pilot state) and continuing its own;
+    // between decision points only going on (blend: starting blend again, in started_blend).
+    const bool decide = decides(b), peek_ok = may_peek(b);
+    std::array<double, 2 * K> started, started_blend;
+    started.fill(kInf), started_blend.fill(kInf);
     std::array<double, K> worst;
     const auto play = [&](const std::vector<size_t>& cis, const std::vector<size_t>& p2s, const std::vector<double>& pcs,
                           size_t pe) {
@@ -267,17 +281,19 @@ struct Game {
     };
     for (const NewPlay& np : new_plays)
       for (size_t pe = 0; pe < 2; ++pe) {
+        if ((!decide && actions[np.x].menu != 0) || (!peek_ok && actions[np.x].peek)) continue;
         play(np.cis, np.p2, np.pc, pe);
-        double* s = started.data() + pe * K;
+        double* s = (decide ? started : started_blend).data() + pe * K;
         for (size_t o = 0; o < K; ++o) s[o] = std::min(s[o], worst[o]);
       }
     cur.resize(kStates);
     for (size_t p = 0; p < kPilotStates; ++p)
       for (size_t pe = 0; pe < 2; ++pe) {
         double* v = cur.data() + index(p, 0, pe != 0);
-        std::copy(started.begin() + static_cast<std::ptrdiff_t>(pe * K),
-                  started.begin() + static_cast<std::ptrdiff_t>((pe + 1) * K), v);
-        for (size_t peek = 0; peek < 2; ++peek) {
+        const auto& from = decide || menu_of(p) != 0 ? started : started_blend;
+        std::copy(from.begin() + static_cast<std::ptrdiff_t>(pe * K), from.begin() + static_cast<std::ptrdiff_t>((pe + 1) * K),
+                  v);
+        for (size_t peek = 0; peek < (peek_ok ? 2u : 1u); ++peek) {
           const ContPlay& cp = cont_plays[p][peek][pe];
           if (!cp.valid) continue;
           play(cp.cis, cp.p2, cp.pc, pe);
@@ -301,10 +317,13 @@ struct Game {
 
 }  // namespace
 
-std::string floor_unsupported(const PilotOptions& o, size_t n) {
+std::string floor_unsupported(const PilotOptions& o, size_t n, size_t every) {
   if (const std::string why = o.validate(); !why.empty()) return why;
   const size_t region = o.calib_blocks * o.calib_len;
   if (o.tile % 16 != 0) return "the floor needs a tile that is a multiple of 16 (got " + std::to_string(o.tile) + ")";
+  if (every == 0 || (o.tile / 16) % every != 0)
+    return "the floor's decision points must divide the tile's " + std::to_string(o.tile / 16) + " blocks (got every " +
+           std::to_string(every) + ")";
   if (region % 16 != 0) return "the floor needs a calibration region that is a multiple of 16";
   if (n <= region || (n - region) % 16 != 0)
     return "the floor needs n past the calibration region by a positive multiple of 16 (n = " + std::to_string(n) +
@@ -312,15 +331,15 @@ std::string floor_unsupported(const PilotOptions& o, size_t n) {
   return {};
 }
 
-double floor_value(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda) {
-  if (const std::string why = floor_unsupported(o, n); !why.empty()) throw std::invalid_argument(why);
-  return Game(f, m, o, n).value(lambda);
+double floor_value(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda, size_t every) {
+  if (const std::string why = floor_unsupported(o, n, every); !why.empty()) throw std::invalid_argument(why);
+  return Game(f, m, o, n, every).value(lambda);
 }
 
-FloorResult pilot_floor(Fn f, const CostModel& m, const PilotOptions& o, size_t n) {
-  if (const std::string why = floor_unsupported(o, n); !why.empty()) throw std::invalid_argument(why);
+FloorResult pilot_floor(Fn f, const CostModel& m, const PilotOptions& o, size_t n, size_t every) {
+  if (const std::string why = floor_unsupported(o, n, every); !why.empty()) throw std::invalid_argument(why);
   const double t0 = cpu_seconds();
-  const Game g(f, m, o, n);
+  const Game g(f, m, o, n, every);
   FloorResult r;
   r.blocks = g.blocks;
   // V is decreasing in lambda (the oracle's costs are positive). Certified where V exceeds the rounding of its
@@ -460,11 +479,12 @@ FloorPlay play_game(const Game& g, const PilotOptions& o, size_t n, double lambd
     };
     Action x;
     if (fixed_action) {
-      x = {menu, !fixed_action->new_run && !ts && menu != 0 && menu_of(p) == menu, fixed_action->peek};
+      x = {menu, (!fixed_action->new_run || !g.decides(b)) && !ts && menu != 0 && menu_of(p) == menu,
+           fixed_action->peek};
     } else {  // the game's minimizer (the first least action, as the program takes it)
       double least = kInf;
       for (const Action& y : g.actions) {
-        if (!g.allowed(y, p)) continue;
+        if (!g.allowed(y, p, b)) continue;
         const double v = answer(y).v;
         if (v < least) least = v, x = y;
       }
@@ -492,9 +512,9 @@ FloorPlay play_game(const Game& g, const PilotOptions& o, size_t n, double lambd
 }  // namespace
 
 FloorPlay floor_play(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
-                     const std::optional<FloorAction>& fixed_action) {
-  if (const std::string why = floor_unsupported(o, n); !why.empty()) throw std::invalid_argument(why);
-  const Game g(f, m, o, n);
+                     const std::optional<FloorAction>& fixed_action, size_t every) {
+  if (const std::string why = floor_unsupported(o, n, every); !why.empty()) throw std::invalid_argument(why);
+  const Game g(f, m, o, n, every);
   std::vector<std::vector<double>> all;
   g.value(lambda, &all);
   return play_game(g, o, n, lambda, all, fixed_action);

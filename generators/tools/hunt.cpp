@@ -392,16 +392,18 @@ int floor_cmd(const FloorArgs& a, std::ostream& out, std::ostream& err) {
   auto parsed = gen::hunt::parse_options_text(a.options);
   if (auto* e = std::get_if<std::string>(&parsed)) throw Usage("--options: " + *e);
   const PilotOptions o = std::get<PilotOptions>(parsed);
-  if (const std::string why = gen::hunt::floor_unsupported(o, a.n); !why.empty()) throw Usage(why);
+  if (const std::string why = gen::hunt::floor_unsupported(o, a.n, a.every); !why.empty()) throw Usage(why);
   nlohmann::ordered_json arr = nlohmann::json::array();
   if (!a.json)
     out << "maskapply floor: model " << model.name << ", n = " << a.n << " (" << (a.n - o.calib_blocks * o.calib_len) / 16
         << " decided blocks, tiles of " << o.tile << ")\n"
-        << "every pilot on the menu has, against an adversary who knows it (its seed included), a selection with\n"
+        << "every pilot on the menu"
+        << (a.every > 1 ? " that chooses only at every " + std::to_string(a.every) + "-th block of a tile" : std::string())
+        << " has, against an adversary who knows it (its seed included), a selection with\n"
         << "model regret above the floor (certified: docs/bound.md, \"The floor under every pilot\")\n"
         << "f         floor     (not above)  seconds\n";
   for (const Fn f : fns) {
-    const gen::hunt::FloorResult r = gen::hunt::pilot_floor(f, model, o, a.n);
+    const gen::hunt::FloorResult r = gen::hunt::pilot_floor(f, model, o, a.n, a.every);
     if (a.json) {
       nlohmann::ordered_json e;
       e["f"] = std::string(name(f)), e["floor"] = r.floor, e["above"] = r.above, e["blocks"] = r.blocks;
@@ -416,7 +418,7 @@ int floor_cmd(const FloorArgs& a, std::ostream& out, std::ostream& err) {
   }
   if (a.json) {
     nlohmann::ordered_json j;
-    j["schema_version"] = 1, j["model"] = model.name, j["n"] = a.n, j["floors"] = arr;
+    j["schema_version"] = 1, j["model"] = model.name, j["n"] = a.n, j["every"] = a.every, j["floors"] = arr;
     out << j.dump(2) << "\n";
   }
   return 0;
