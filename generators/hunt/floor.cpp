@@ -78,9 +78,8 @@ struct Game {
   Fn f;
   const CostModel& m;
   size_t blocks = 0, tile_blocks = 0;
-  // every > 1: the pilot chooses at every `every`-th block of a tile (from its first), elsewhere it goes on with
-  // its run; and it reads ahead only among the tile's first probe_blocks (its probe window).
-  size_t every = 1, probe_blocks = 0;
+  FloorFamily fam;          // which pilots (floor.h)
+  size_t probe_blocks = 0;  // the probe window: a tile's first probe_blocks
   std::array<StrategyTerms, 6> t{};
   std::vector<Content> contents;
   std::vector<Action> actions;
@@ -108,8 +107,8 @@ struct Game {
   };
   std::vector<std::array<std::array<ContPlay, 2>, 2>> cont_plays;
 
-  Game(Fn fn, const CostModel& model, const PilotOptions& o, size_t n, size_t every_blocks = 1)
-      : f(fn), m(model), every(every_blocks) {
+  Game(Fn fn, const CostModel& model, const PilotOptions& o, size_t n, const FloorFamily& family = {})
+      : f(fn), m(model), fam(family) {
     const size_t region = o.calib_blocks * o.calib_len;
     blocks = (n - region) / 16, tile_blocks = o.tile / 16, probe_blocks = (o.probe + 15) / 16;
     for (size_t k = 0; k < 6; ++k) t[k] = terms(m, f, kMenu[k]);
@@ -184,8 +183,8 @@ struct Game {
   }
   // At a decision point (decide) the pilot may start any run or continue its own; elsewhere it goes on with its
   // run (a blend run goes on by starting blend again), reading ahead or not as it likes.
-  bool decides(size_t b) const { return b % tile_blocks % every == 0; }
-  bool may_peek(size_t b) const { return every == 1 || b % tile_blocks < probe_blocks; }
+  bool decides(size_t b) const { return b % tile_blocks % fam.every == 0; }
+  bool may_peek(size_t b) const { return !fam.probe_reads || b % tile_blocks < probe_blocks; }
   bool allowed(const Action& x, size_t p, size_t b) const {
     if (x.peek && !may_peek(b)) return false;
     if (decides(b)) return !x.cont || menu_of(p) == x.menu;
@@ -317,13 +316,13 @@ struct Game {
 
 }  // namespace
 
-std::string floor_unsupported(const PilotOptions& o, size_t n, size_t every) {
+std::string floor_unsupported(const PilotOptions& o, size_t n, const FloorFamily& fam) {
   if (const std::string why = o.validate(); !why.empty()) return why;
   const size_t region = o.calib_blocks * o.calib_len;
   if (o.tile % 16 != 0) return "the floor needs a tile that is a multiple of 16 (got " + std::to_string(o.tile) + ")";
-  if (every == 0 || (o.tile / 16) % every != 0)
+  if (fam.every == 0 || (o.tile / 16) % fam.every != 0)
     return "the floor's decision points must divide the tile's " + std::to_string(o.tile / 16) + " blocks (got every " +
-           std::to_string(every) + ")";
+           std::to_string(fam.every) + ")";
   if (region % 16 != 0) return "the floor needs a calibration region that is a multiple of 16";
   if (n <= region || (n - region) % 16 != 0)
     return "the floor needs n past the calibration region by a positive multiple of 16 (n = " + std::to_string(n) +
@@ -331,15 +330,15 @@ std::string floor_unsupported(const PilotOptions& o, size_t n, size_t every) {
   return {};
 }
 
-double floor_value(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda, size_t every) {
-  if (const std::string why = floor_unsupported(o, n, every); !why.empty()) throw std::invalid_argument(why);
-  return Game(f, m, o, n, every).value(lambda);
+double floor_value(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda, const FloorFamily& fam) {
+  if (const std::string why = floor_unsupported(o, n, fam); !why.empty()) throw std::invalid_argument(why);
+  return Game(f, m, o, n, fam).value(lambda);
 }
 
-FloorResult pilot_floor(Fn f, const CostModel& m, const PilotOptions& o, size_t n, size_t every) {
-  if (const std::string why = floor_unsupported(o, n, every); !why.empty()) throw std::invalid_argument(why);
+FloorResult pilot_floor(Fn f, const CostModel& m, const PilotOptions& o, size_t n, const FloorFamily& fam) {
+  if (const std::string why = floor_unsupported(o, n, fam); !why.empty()) throw std::invalid_argument(why);
   const double t0 = cpu_seconds();
-  const Game g(f, m, o, n, every);
+  const Game g(f, m, o, n, fam);
   FloorResult r;
   r.blocks = g.blocks;
   // V is decreasing in lambda (the oracle's costs are positive). Certified where V exceeds the rounding of its
@@ -512,9 +511,9 @@ FloorPlay play_game(const Game& g, const PilotOptions& o, size_t n, double lambd
 }  // namespace
 
 FloorPlay floor_play(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
-                     const std::optional<FloorAction>& fixed_action, size_t every) {
-  if (const std::string why = floor_unsupported(o, n, every); !why.empty()) throw std::invalid_argument(why);
-  const Game g(f, m, o, n, every);
+                     const std::optional<FloorAction>& fixed_action, const FloorFamily& fam) {
+  if (const std::string why = floor_unsupported(o, n, fam); !why.empty()) throw std::invalid_argument(why);
+  const Game g(f, m, o, n, fam);
   std::vector<std::vector<double>> all;
   g.value(lambda, &all);
   return play_game(g, o, n, lambda, all, fixed_action);

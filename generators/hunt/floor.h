@@ -44,18 +44,26 @@ struct FloorResult {
 
 // Empty when the floor covers these options and n; else why not (block-aligned: the calibration region, tile
 // and n - region multiples of 16, at least one decided block).
-std::string floor_unsupported(const PilotOptions& o, size_t n, size_t every = 1);
+// Which pilots the floor is under. The defaults: every pilot on the menu. every > 1: only pilots that choose (a
+// strategy, or a new run) at every `every`-th block of a tile from its first and go on with their run in between.
+// probe_reads: only pilots that read ahead within a tile's first o.probe elements (its probe window) and nowhere
+// else. pilot_v1 .. v4 and v6 are pilots of {16, true}: their pieces are multiples of 16 blocks and their probes
+// the tile's first o.probe elements; so that floor lies under each of them (docs/bound.md, "Pilots that commit").
+struct FloorFamily {
+  size_t every = 1;
+  bool probe_reads = false;
+};
+
+std::string floor_unsupported(const PilotOptions& o, size_t n, const FloorFamily& fam = {});
 
 // The floor for f under model m, options o (tile and calibration region) and n elements.
-// every > 1: the floor under every pilot that chooses (a strategy, or a new run) only at every `every`-th block of
-// a tile from its first, going on with its run in between, and reads ahead only within the tile's first o.probe
-// elements (its probe window) -- pilot_v1 .. v4 and v6 are such pilots for every = 16 (their pieces are multiples
-// of 16 blocks; their probes the tile's first o.probe elements), so that floor lies under all of them. `every`
-// must divide the tile's blocks. Throws std::invalid_argument when floor_unsupported says why.
-FloorResult pilot_floor(Fn f, const CostModel& m, const PilotOptions& o, size_t n, size_t every = 1);
+// fam: the floor under the pilots of that family only (fam.every must divide the tile's blocks).
+// Throws std::invalid_argument when floor_unsupported says why.
+FloorResult pilot_floor(Fn f, const CostModel& m, const PilotOptions& o, size_t n, const FloorFamily& fam = {});
 
 // For tests: the game's value V(lambda) over the decided blocks.
-double floor_value(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda, size_t every = 1);
+double floor_value(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
+                   const FloorFamily& fam = {});
 
 // For tests: the least the game charges the oracle on sel (n elements; over every sequence of its oracle moves).
 // The game charges each oracle schedule its model cost, so this is the regret's oracle cost of sel's decided blocks.
@@ -83,7 +91,7 @@ struct FloorPlay {
   double oracle_charged = 0;// ... and the oracle's schedule it played (its model cost: >= the regret's oracle on sel)
 };
 FloorPlay floor_play(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
-                     const std::optional<FloorAction>& fixed_action = std::nullopt, size_t every = 1);
+                     const std::optional<FloorAction>& fixed_action = std::nullopt, const FloorFamily& fam = {});
 // The same for several fixed actions, over one program (the values of every block are kept: for small n).
 std::vector<FloorPlay> floor_plays(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
                                    const std::vector<FloorAction>& fixed_actions);

@@ -742,10 +742,11 @@ TEST_F(Cli, FloorPrintsEachFsCertifiedFloorAndRefusesOptionsOffTheGrid) {
   EXPECT_EQ(huge.code, 2);
   EXPECT_NE(huge.err.find("at most 2^21"), std::string::npos) << huge.err;
   // --every: the floor under pilots that choose only every N blocks; N must divide the tile's blocks.
-  const Result every = run_cli({"floor", "--f", "sqrt", "--n", "12288", "--every", "16", "--json"});
+  const Result every = run_cli({"floor", "--f", "sqrt", "--n", "12288", "--every", "16", "--probe-reads", "--json"});
   ASSERT_EQ(every.code, 0) << every.err;
   const auto je = nlohmann::json::parse(every.out);
   EXPECT_EQ(je["every"], 16);
+  EXPECT_EQ(je["probe_reads"], true);
   EXPECT_GT(je["floors"][0]["floor"].get<double>(), j["floors"][0]["floor"].get<double>());
   const Result every3 = run_cli({"floor", "--every", "3"});
   EXPECT_EQ(every3.code, 2);

@@ -11,10 +11,10 @@
 //    equals the model's cost of them (packed-pass rounding included) but for a detour or detour_skip run's expand
 //    before its first selected block; the least the game charges the oracle equals the regret's oracle cost.
 // 3. The certified worst cases of pilot_v1 .. pilot_v4 and v6 (the bound's program, an independent computation)
-//    are at or above the floor for the same f and n, as every pilot's worst case must be -- even the floor for
-//    pilots that choose only every 16 blocks, as these do.
-// 5. Decision points (`every`): on two blocks the restricted game stays under the exact min-max over the
-//    restricted pilots and above the unrestricted game; the floor rises as decision points thin.
+//    are at or above the floor for the same f and n, as every pilot's worst case must be -- even the floor of the
+//    family they belong to (choosing only every 16 blocks, reading only in the probe window).
+// 5. The families (FloorFamily): on two blocks the game stays under the exact min-max over the family's pilots,
+//    and committing binds; the floor rises as the family narrows.
 // 4. The floor is not vacuous: above 1 for every f, above what the old, inexact game gave for sin35 and sin10,
 //    and at the value the root finding stopped at it does not certify (the value there is <= 0).
 #include <gtest/gtest.h>
@@ -197,7 +197,8 @@ struct Exact {
     unsigned a, ne;
   };
   std::vector<Step> hist;
-  size_t every = 1;  // the pilot chooses at blocks 0, every, 2 every, ...; in between it goes on with its run
+  FloorFamily fam;  // the pilot chooses at blocks 0, every, 2 every, ... (in between it goes on with its run) and
+                    // reads ahead anywhere or, with probe_reads, only in the probe window
 
   double leaf() const {
     std::vector<uint8_t> sel(16 * H, 0);
@@ -221,8 +222,8 @@ struct Exact {
   double rec() {
     if (hist.size() == H) return leaf();
     double least = std::numeric_limits<double>::infinity();
-    const bool decide = hist.size() % every == 0;
-    const bool may_peek = every == 1 || hist.size() % (o.tile / 16) < o.probe / 16;  // the probe window
+    const bool decide = hist.size() % fam.every == 0;
+    const bool may_peek = !fam.probe_reads || hist.size() % (o.tile / 16) < o.probe / 16;
     for (const bool peek : {false, true})
       for (const Strategy s : kOracleStrategies)
         for (const bool cont : {false, true}) {
@@ -250,19 +251,19 @@ TEST(PilotFloor, TheGamesValueNeverExceedsTheExactMinMaxOnTwoBlocks) {
       PilotOptions o;
       o.tile = tile, o.probe = 16, o.calib_blocks = 0;
       for (const double lambda : {1.0, 1.3, 1.6, 2.2}) {
-        Exact ex{m, f, o, lambda, {}};
+        Exact ex{m, f, o, lambda, {}, {}};
         const double exact = ex.rec(), game = floor_value(f, m, o, 32, lambda);
         EXPECT_LE(game, exact + 1e-9) << name(f) << " tile " << tile << " lambda " << lambda;
       }
     }
 }
 
-// With decision points every 2 blocks (a tile of 2 blocks: one), the game against the exact min-max over every
-// pilot that chooses at block 0 only, goes on with its run at block 1 and reads ahead only within its probe window
-// (block 0, or both): never above it, for every f; and, with both blocks in the window, strictly above the game
-// where the pilot chooses at every block, at some lambda, for each f but sqrt and pow10 (a restriction that did not bind, or
+// The families on two blocks (a tile of two): the game against the exact min-max over every pilot of the family
+// (choosing at block 0 only and going on with its run at block 1; reading ahead only in its probe window of one
+// block or two; or both): never above it, for every f; and choosing at block 0 only is worth more to the adversary
+// than choosing at every block, at some lambda, for each f but sqrt and pow10 (a restriction that did not bind, or
 // one that bound more than going on with the run, fails).
-TEST(PilotFloor, DecisionPointsBindThePilotAndStayUnderTheExactMinMax) {
+TEST(PilotFloor, EachFamilyStaysUnderItsExactMinMaxOnTwoBlocksAndCommittingBinds) {
   const CostModel m = CostModel::m5();
   for (const Fn f : {Fn::sqrt, Fn::frfrexp, Fn::sin35, Fn::sin10, Fn::pow10, Fn::fma13}) {
     bool binds = false;
@@ -270,35 +271,46 @@ TEST(PilotFloor, DecisionPointsBindThePilotAndStayUnderTheExactMinMax) {
       for (const double lambda : {1.0, 1.1, 1.2, 1.3, 1.6, 2.2}) {
         PilotOptions o;
         o.tile = 32, o.probe = probe, o.calib_blocks = 0;
-        Exact ex{m, f, o, lambda, {}, 2};
-        const double exact = ex.rec(), game = floor_value(f, m, o, 32, lambda, 2);
-        EXPECT_LE(game, exact + 1e-9) << name(f) << " probe " << probe << " lambda " << lambda;
-        // With a probe window over the whole tile only the decision points restrict the pilot.
-        if (probe == 32) binds = binds || game > floor_value(f, m, o, 32, lambda, 1) + 1e-9;
+        for (const FloorFamily fam : {FloorFamily{2, false}, FloorFamily{2, true}, FloorFamily{1, true}}) {
+          Exact ex{m, f, o, lambda, {}, fam};
+          const double exact = ex.rec(), game = floor_value(f, m, o, 32, lambda, fam);
+          EXPECT_LE(game, exact + 1e-9) << name(f) << " probe " << probe << " lambda " << lambda << " every "
+                                        << fam.every << (fam.probe_reads ? " probe reads" : "");
+          if (fam.every == 2 && !fam.probe_reads)
+            binds = binds || game > floor_value(f, m, o, 32, lambda) + 1e-9;
+        }
       }
     // The best pilots of sqrt and pow10 on two blocks do not change their minds at block 1 (their game values are
     // equal at every lambda here); those of the other four do.
-    if (f != Fn::sqrt && f != Fn::pow10) EXPECT_TRUE(binds) << name(f) << ": choosing every 2 blocks is worth no more to the adversary than every block";
+    if (f != Fn::sqrt && f != Fn::pow10) {
+      EXPECT_TRUE(binds) << name(f) << ": choosing every 2 blocks is worth no more to the adversary than every block";
+    }
   }
 }
 
-// Fewer decision points are worth more to the adversary: the floor with decision points every 16 blocks (a piece of
-// pilot_v6, half one of v3.5) is at or above the floor every 4 blocks, which is at or above the floor (every block).
-TEST(PilotFloor, RisesAsDecisionPointsThin) {
+// A smaller family of pilots has a higher floor: reading only in the probe window, then choosing only every 4 and
+// every 16 blocks (a piece of pilot_v6, half one of v3.5), each at or above the last; the two restrictions
+// together lift the floor by more than 0.1, and committing to 16 blocks lifts that of a pilot reading only its
+// probe by more than 0.05 (a restriction the game ignored fails).
+TEST(PilotFloor, RisesAsThePilotsCommitAndReadLess) {
   const CostModel m = CostModel::m5();
   const PilotOptions o;
   const size_t n = 8192 + 4096;
   for (const Fn f : {Fn::sqrt, Fn::sin10}) {
     if (emulated() && f != Fn::sqrt) continue;  // under qemu one f
-    const double f1 = pilot_floor(f, m, o, n).floor, f4 = pilot_floor(f, m, o, n, 4).floor,
-                 f16 = pilot_floor(f, m, o, n, 16).floor;
-    EXPECT_GE(f4, f1) << name(f);
-    EXPECT_GE(f16, f4) << name(f);
-    EXPECT_GT(f16, f1 + 0.1) << name(f) << ": a piece's worth of commitment should cost the pilot";
+    const auto fl = [&](size_t every, bool probe_reads) { return pilot_floor(f, m, o, n, {every, probe_reads}).floor; };
+    const double any = fl(1, false), reads = fl(1, true), c4 = fl(4, true), c16 = fl(16, true), d16 = fl(16, false);
+    EXPECT_GE(reads, any) << name(f);
+    EXPECT_GE(c4, reads) << name(f);
+    EXPECT_GE(c16, c4) << name(f);
+    EXPECT_GE(d16, any) << name(f);
+    EXPECT_GE(c16, d16) << name(f);
+    EXPECT_GT(c16, any + 0.1) << name(f) << ": committing to a piece and reading only the probe should cost the pilot";
+    EXPECT_GT(c16, reads + 0.05) << name(f) << ": committing to a piece should cost a pilot that reads only its probe";
   }
 }
 
-TEST(PilotFloor, WithDecisionPointsEvery16BlocksLiesUnderTheCertifiedWorstCaseOfPilotsV1ToV4AndV6) {
+TEST(PilotFloor, LiesUnderTheCertifiedWorstCaseOfPilotsV1ToV4AndV6EvenForTheirFamily) {
   const CostModel m = CostModel::m5();
   const size_t n = small_n();
   for (const Fn f : {Fn::sqrt, Fn::frfrexp, Fn::sin10}) {
@@ -307,7 +319,7 @@ TEST(PilotFloor, WithDecisionPointsEvery16BlocksLiesUnderTheCertifiedWorstCaseOf
     o.d_max = m.d_max(f);
     // Every pilot here chooses at most at every 16th block of a tile (its tile's start, v3.5's and v6's pieces),
     // so the floor for decision points every 16 blocks lies under each of them too.
-    const double floor = pilot_floor(f, m, o, n, 16).floor;
+    const double floor = pilot_floor(f, m, o, n, {16, true}).floor;
     for (const Kernel k : {Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3, Kernel::pilot_v3_5, Kernel::pilot_v6}) {
       if (emulated() && (k == Kernel::pilot_v3_5 || k == Kernel::pilot_v6)) continue;  // minutes under qemu
       PilotOptions ko = o;
@@ -350,10 +362,10 @@ TEST(PilotFloor, RefusesOptionsOffTheBlockGrid) {
   EXPECT_TRUE(floor_unsupported(PilotOptions{}, 8192 + 16).empty());
   EXPECT_THROW(pilot_floor(Fn::sqrt, CostModel::m5(), o, 8192 + 4096), std::invalid_argument);
   // Decision points must divide the tile's 256 blocks.
-  EXPECT_FALSE(floor_unsupported(PilotOptions{}, 8192 + 16, 0).empty());
-  EXPECT_FALSE(floor_unsupported(PilotOptions{}, 8192 + 16, 3).empty());
-  EXPECT_TRUE(floor_unsupported(PilotOptions{}, 8192 + 16, 16).empty());
-  EXPECT_THROW(pilot_floor(Fn::sqrt, CostModel::m5(), PilotOptions{}, 8192 + 4096, 3), std::invalid_argument);
+  EXPECT_FALSE(floor_unsupported(PilotOptions{}, 8192 + 16, {0}).empty());
+  EXPECT_FALSE(floor_unsupported(PilotOptions{}, 8192 + 16, {3}).empty());
+  EXPECT_TRUE(floor_unsupported(PilotOptions{}, 8192 + 16, {16, true}).empty());
+  EXPECT_THROW(pilot_floor(Fn::sqrt, CostModel::m5(), PilotOptions{}, 8192 + 4096, {3}), std::invalid_argument);
 }
 
 }  // namespace

@@ -691,10 +691,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       ->check(whole(16, kMaxElements));
   floor_app->add_option("--options", fa.options, "The tile and calibration region as NAME=VALUE words");
   floor_app->add_option("--every", fa.every, "The floor under pilots that choose a strategy or a new run only at "
-                        "every N-th block (16 elements) of a tile: 16 covers pilot_v1 .. v4 and v6 (their pieces); "
-                        "N must divide the tile's blocks")
+                        "every N-th block (16 elements) of a tile; N must divide the tile's blocks")
       ->capture_default_str()
       ->check(CLI::Range(size_t{1}, size_t{65536}));
+  floor_app->add_flag("--probe-reads", fa.probe_reads, "The floor under pilots that read ahead only in a tile's "
+                      "first `probe` elements (with --every 16: pilot_v1 .. v4 and v6)");
   floor_app->add_flag("--json", fa.json, "JSON on stdout");
 
   std::vector<const char*> argv;

@@ -128,7 +128,8 @@ struct FloorArgs {
   std::string model = "m5", model_file = kDefaultHostModel;
   size_t n = 8192 + 34 * 4096;
   std::string options;  // the tile and calibration region, as hunt's --options
-  size_t every = 1;     // decision points: every `every` blocks of a tile (floor.h)
+  size_t every = 1;     // the family of pilots (floor.h's FloorFamily)
+  bool probe_reads = false;
   bool json = false;
 };
 // The floor under every pilot (hunt/floor.h): per f, the regret no pilot on the menu can be certified below against

@@ -392,18 +392,22 @@ int floor_cmd(const FloorArgs& a, std::ostream& out, std::ostream& err) {
   auto parsed = gen::hunt::parse_options_text(a.options);
   if (auto* e = std::get_if<std::string>(&parsed)) throw Usage("--options: " + *e);
   const PilotOptions o = std::get<PilotOptions>(parsed);
-  if (const std::string why = gen::hunt::floor_unsupported(o, a.n, a.every); !why.empty()) throw Usage(why);
+  const gen::hunt::FloorFamily fam{a.every, a.probe_reads};
+  if (const std::string why = gen::hunt::floor_unsupported(o, a.n, fam); !why.empty()) throw Usage(why);
   nlohmann::ordered_json arr = nlohmann::json::array();
   if (!a.json)
     out << "maskapply floor: model " << model.name << ", n = " << a.n << " (" << (a.n - o.calib_blocks * o.calib_len) / 16
         << " decided blocks, tiles of " << o.tile << ")\n"
         << "every pilot on the menu"
         << (a.every > 1 ? " that chooses only at every " + std::to_string(a.every) + "-th block of a tile" : std::string())
+        << (a.probe_reads ? std::string(a.every > 1 ? " and" : " that") + " reads ahead only in a tile's first " +
+                                std::to_string(o.probe) + " elements"
+                          : std::string())
         << " has, against an adversary who knows it (its seed included), a selection with\n"
         << "model regret above the floor (certified: docs/bound.md, \"The floor under every pilot\")\n"
         << "f         floor     (not above)  seconds\n";
   for (const Fn f : fns) {
-    const gen::hunt::FloorResult r = gen::hunt::pilot_floor(f, model, o, a.n, a.every);
+    const gen::hunt::FloorResult r = gen::hunt::pilot_floor(f, model, o, a.n, fam);
     if (a.json) {
       nlohmann::ordered_json e;
       e["f"] = std::string(name(f)), e["floor"] = r.floor, e["above"] = r.above, e["blocks"] = r.blocks;
@@ -418,7 +422,8 @@ int floor_cmd(const FloorArgs& a, std::ostream& out, std::ostream& err) {
   }
   if (a.json) {
     nlohmann::ordered_json j;
-    j["schema_version"] = 1, j["model"] = model.name, j["n"] = a.n, j["every"] = a.every, j["floors"] = arr;
+    j["schema_version"] = 1, j["model"] = model.name, j["n"] = a.n, j["every"] = a.every, j["probe_reads"] = a.probe_reads;
+    j["floors"] = arr;
     out << j.dump(2) << "\n";
   }
   return 0;
