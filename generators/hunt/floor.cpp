@@ -8,8 +8,10 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <stdexcept>
 
+#include "fast_pilot.h"
 #include "regret.h"
 
 namespace maskapply::gen::hunt {
@@ -315,6 +317,19 @@ struct Game {
 };
 
 }  // namespace
+
+FloorFamily floor_family(Kernel pilot, const PilotOptions& o) {
+  const size_t tile_blocks = std::max<size_t>(1, o.tile / 16);
+  // Choices at multiples of a piece of len elements: every gcd(tile's blocks, len / 16) blocks.
+  const auto pieces = [&](size_t len) { return FloorFamily{std::gcd(tile_blocks, std::max<size_t>(1, len / 16)), true}; };
+  switch (pilot) {
+    case Kernel::pilot_v3_5:
+    case Kernel::pilot_v4: return pieces(verify_len(o.tile, o.verify_blocks));
+    case Kernel::pilot_v6: return pieces(verify_len(o.tile, v6_piece_count(o, o.tile)));
+    case Kernel::pilot_v5: return {1, false};
+    default: return {tile_blocks, true};
+  }
+}
 
 std::string floor_unsupported(const PilotOptions& o, size_t n, const FloorFamily& fam) {
   if (const std::string why = o.validate(); !why.empty()) return why;

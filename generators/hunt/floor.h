@@ -30,6 +30,7 @@
 
 #include "cost_model.h"
 #include "pilot.h"
+#include "registry.h"
 #include "trace.h"
 
 namespace maskapply::gen::hunt {
@@ -53,6 +54,11 @@ struct FloorFamily {
   size_t every = 1;
   bool probe_reads = false;
 };
+
+// The least family a library pilot with options o belongs to, on a whole tile: pilot_v1 .. v3 {tile's blocks,
+// probe only}, v3.5 and v4 {their verify pieces' blocks}, v6 {its pieces' blocks} (each as a divisor of the
+// tile's blocks), v5 (which reads blocks spread over the tile) every pilot {1, anywhere}.
+FloorFamily floor_family(Kernel pilot, const PilotOptions& o);
 
 std::string floor_unsupported(const PilotOptions& o, size_t n, const FloorFamily& fam = {});
 

@@ -317,18 +317,41 @@ TEST(PilotFloor, LiesUnderTheCertifiedWorstCaseOfPilotsV1ToV4AndV6EvenForTheirFa
     if (emulated() && f != Fn::frfrexp) continue;  // under qemu one f
     PilotOptions o;
     o.d_max = m.d_max(f);
-    // Every pilot here chooses at most at every 16th block of a tile (its tile's start, v3.5's and v6's pieces),
-    // so the floor for decision points every 16 blocks lies under each of them too.
-    const double floor = pilot_floor(f, m, o, n, {16, true}).floor;
+    // Each pilot's own family (its choices at its tile's start and its pieces' edges, its reads in the probe) and
+    // every pilot's: the certified bound lies above both.
+    const double floor = pilot_floor(f, m, o, n).floor;
     for (const Kernel k : {Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3, Kernel::pilot_v3_5, Kernel::pilot_v6}) {
       if (emulated() && (k == Kernel::pilot_v3_5 || k == Kernel::pilot_v6)) continue;  // minutes under qemu
       PilotOptions ko = o;
       ko.B = m.B, ko.D = m.D;
       if (!bound_unsupported(k, ko, n).empty()) continue;
+      const FloorFamily fam = floor_family(k, ko);
+      const double family_floor = pilot_floor(f, m, o, n, fam).floor;
       const BoundResult b = regret_bound(k, f, m, ko, n);
-      EXPECT_GE(b.bound, floor) << name(f) << " " << name(k);
+      EXPECT_GE(family_floor, floor) << name(f) << " " << name(k);
+      EXPECT_GE(b.bound, family_floor) << name(f) << " " << name(k) << " every " << fam.every;
     }
   }
+}
+
+// The families of the library's pilots under the article's options (tiles of 256 blocks, probe 256 elements): v1
+// .. v3 choose per tile, v3.5 and v4 per verify piece of 512 elements, v6 per piece of 256; all but v5 read only
+// their probe.
+TEST(PilotFloor, EachLibraryPilotBelongsToTheFamilyOfItsPieces) {
+  const PilotOptions o;
+  const auto is = [&](Kernel k, size_t every, bool probe_reads) {
+    const FloorFamily fam = floor_family(k, o);
+    EXPECT_EQ(fam.every, every) << name(k);
+    EXPECT_EQ(fam.probe_reads, probe_reads) << name(k);
+  };
+  is(Kernel::pilot_v1, 256, true), is(Kernel::pilot_v2, 256, true), is(Kernel::pilot_v3, 256, true);
+  is(Kernel::pilot_v3_5, 32, true), is(Kernel::pilot_v4, 32, true), is(Kernel::pilot_v6, 16, true);
+  is(Kernel::pilot_v5, 1, false);
+  PilotOptions o2;
+  o2.v6_pieces = 12;  // pieces of 4096 / 12 rounded down to 336 elements = 21 blocks: choices every gcd(256, 21) = 1
+  EXPECT_EQ(floor_family(Kernel::pilot_v6, o2).every, 1u);
+  o2.v6_pieces = 64, o2.probe = 128;  // min(64, 4096 / 128) = 32 pieces of 128 elements: every 8 blocks
+  EXPECT_EQ(floor_family(Kernel::pilot_v6, o2).every, 8u);
 }
 
 // What the exact packed pass is for: with the rounding forgiven the pilot and overcharged the oracle the game

@@ -79,8 +79,10 @@ TEST_F(Tune, NeverReturnsOptionsWithAWorseCertifiedBoundThanItsStartAndNeverLose
     EXPECT_LE(r["sweep"]["bound"].get<double>(), r["bound_before"].get<double>());
     EXPECT_LE(r["bound_after"].get<double>(), r["sweep"]["bound"].get<double>());
     EXPECT_LE(r["plain_worst"].get<double>(), 1.03);
-    // The floor lies under every pilot's bound.
+    // The floor of the tuned options' family (v3.5: its verify pieces, its probe) lies under their bound.
     EXPECT_LE(r["floor"].get<double>(), r["bound_after"].get<double>());
+    EXPECT_TRUE(r["floor_probe_reads"].get<bool>());
+    EXPECT_GE(r["floor_every"].get<size_t>(), 1u);
   }
   // A start at a poor corner (no bail, a tiny probe) under pilot_v4 with two knobs.
   const Result r = run_cli({"tune", "--pilot", "v4", "--f", "sin35", "--n", kN, "--options",

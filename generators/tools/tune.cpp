@@ -32,7 +32,8 @@ struct TuneJob {
   Kernel pilot;
   Fn f;
   hunt::TuneResult r;
-  std::optional<hunt::FloorResult> floor;
+  std::optional<hunt::FloorResult> floor;  // of the tuned options' family
+  hunt::FloorFamily family;
   std::string floor_note;
   hunt::Find witness;
   std::string witness_file, check_line;
@@ -102,7 +103,7 @@ int tune_cmd(const TuneArgs& a, std::ostream& out, std::ostream& err) {
         if (std::find(mine.begin(), mine.end(), kn) == mine.end())
           throw Usage("--knobs: " + std::string(name(k)) + " does not read " + std::string(hunt::name(kn)));
       }
-      jobs.push_back(TuneJob{k, f, {}, {}, {}, {}, {}, {}, {}, false});
+      jobs.push_back(TuneJob{k, f, {}, {}, {}, {}, {}, {}, {}, {}, false});
     }
   const hunt::PlainData plain;
   if (!a.json)
@@ -114,7 +115,8 @@ int tune_cmd(const TuneArgs& a, std::ostream& out, std::ostream& err) {
   std::mutex mu;
   const auto t0 = std::chrono::steady_clock::now();
   double last_line = -1;
-  std::map<std::tuple<Fn, size_t, size_t>, hunt::FloorResult> floors;  // by f, tile, calibration region
+  // By f, tile, calibration region, probe and family.
+  std::map<std::tuple<Fn, size_t, size_t, size_t, size_t, bool>, hunt::FloorResult> floors;
   std::atomic<size_t> next{0};
   std::condition_variable finished;
   const auto worker = [&] {
@@ -150,14 +152,18 @@ int tune_cmd(const TuneArgs& a, std::ostream& out, std::ostream& err) {
       };
       j.r = hunt::tune(j.pilot, j.f, model, start, c);
       const PilotOptions& o = j.r.best.options;
-      const auto key = std::make_tuple(j.f, o.tile, o.calib_blocks * o.calib_len);
+      // The floor of the tuned pilot's family (its choices at its pieces' edges, its reads in its probe): no
+      // options of that shape, for any pilot, are certified below it.
+      const hunt::FloorFamily fam = hunt::floor_family(j.pilot, o);
+      j.family = fam;
+      const auto key = std::make_tuple(j.f, o.tile, o.calib_blocks * o.calib_len, o.probe, fam.every, fam.probe_reads);
       {
         std::lock_guard<std::mutex> lock(mu);
         if (const auto it = floors.find(key); it != floors.end()) j.floor = it->second;
       }
-      j.floor_note = hunt::floor_unsupported(o, a.n);
+      j.floor_note = hunt::floor_unsupported(o, a.n, fam);
       if (!j.floor && j.floor_note.empty()) {
-        j.floor = hunt::pilot_floor(j.f, model, o, a.n);
+        j.floor = hunt::pilot_floor(j.f, model, o, a.n, fam);
         std::lock_guard<std::mutex> lock(mu);
         floors.emplace(key, *j.floor);
       }
@@ -223,6 +229,7 @@ int tune_cmd(const TuneArgs& a, std::ostream& out, std::ostream& err) {
                     {"plain_worst", r.sweep.plain_worst}};
       e["after_over_sweep"] = r.best.bound / r.sweep.bound;
       e["floor"] = jb.floor ? nlohmann::json(jb.floor->floor) : nlohmann::json(nullptr);
+      e["floor_every"] = jb.family.every, e["floor_probe_reads"] = jb.family.probe_reads;
       if (!jb.floor) e["floor_note"] = jb.floor_note;
       e["plain_worst"] = r.best.plain_worst;
       e["plain_worst_density"] = r.best.plain_density;
@@ -271,8 +278,9 @@ int tune_cmd(const TuneArgs& a, std::ostream& out, std::ostream& err) {
     if (!jb.floor) out << "  floor: " << jb.floor_note << "\n";
   }
   out << "\nbound: every selection of length " << a.n << " has model regret <= bound under this model and the options "
-      << "(certified, docs/bound.md; `maskapply hunt --options \"...\"` reprints it); floor: no pilot is certified "
-      << "below it (`maskapply floor`). " << fixed(total, 1) << " s in all.\n";
+      << "(certified, docs/bound.md; `maskapply hunt --options \"...\"` reprints it); floor: no pilot that chooses "
+      << "and reads as the tuned one does (every N blocks, only its probe: `maskapply floor --every N --probe-reads`) "
+      << "is certified below it. " << fixed(total, 1) << " s in all.\n";
   for (const TuneJob& jb : jobs)
     if (jb.r.capped)
       out << "note: the time cap stopped " << name(jb.pilot) << " " << name(jb.f) << " after " << jb.r.evaluations
