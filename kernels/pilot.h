@@ -402,7 +402,8 @@ void pilot_v4(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
 // by piece (each piece its own run, bailing below lo), below lo compact_skip; the pieces are min(v6_pieces, tile
 // size / probe) (at least one). For a cheap f (d_max < v6_band) a probe in [xlo, lo) runs compact as one run over
 // the pieces, ending at a piece below v6_floor (compact_skip on the rest): plain compact's speed on sparse
-// random data, one packed pass. When d_max < 0 (blend is cheaper than detour even over empty registers) the
+// random data, one packed pass; and a probe above both hi and lo runs blend_skip over the tile, whose worst case
+// (a switch per block) is below the verified blend's for such an f. When d_max < 0 (blend is cheaper than detour even over empty registers) the
 // article's blend branch. No memory between tiles.
 template <class F, class M, class Obs = NullObserver>
 void pilot_v6(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions& o = {}, Obs&& obs = {}) {
@@ -414,6 +415,8 @@ void pilot_v6(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
     const size_t pieces = std::max<size_t>(1, std::min(o.v6_pieces, t.size() / o.probe));
     if (p.th().hi < 0)
       p.blend_branch(t, cnt);
+    else if (cnt > p.th().hi && cnt > p.th().lo && p.d_max() < o.v6_band)
+      p.run(Strategy::blend_skip, t);
     else if (cnt > p.th().hi)
       p.verified_pieces(t, Strategy::blend_verified, pieces, o.v6_bail * p.d_max(), Strategy::compact_skip);
     else if (cnt >= v6_lo)

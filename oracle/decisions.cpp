@@ -204,6 +204,8 @@ class Decider {
         const long long cnt = probe(d);
         if (lim_.hi < 0) return dense(d, cnt);
         const bool blend = cnt > lim_.hi;
+        // A cheap f's probe above hi and lo: blend_skip over the tile.
+        if (blend && cnt > lim_.lo && p_.d_max < p_.v6_band) return emit(d.begin, d.end, Strategy::blend_skip);
         // Below lo6: the one-pass compact band for a cheap f, else compact_skip over the tile.
         const bool band = !blend && cnt < probe_count(p_.v6_lo, p_.probe);
         if (band && !(p_.d_max < p_.v6_band && cnt >= lim_.xlo && cnt < lim_.lo))

@@ -219,5 +219,29 @@ TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sOnePassCompact) {
   }
 }
 
+// pilot_v6's blend_skip for a cheap f whose probe is above hi and lo (frfrexp: hi 18, lo 40 of 256): tiles whose
+// probe is dense and whose rest alternates dense and empty blocks, so that the run pays its switches.
+TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sBlendSkipForACheapF) {
+  const ::maskapply::gen::CostModel m5 = ::maskapply::gen::CostModel::m5();
+  testing::Case c;
+  c.kernel = Kernel::pilot_v6;
+  c.f = Fn::frfrexp;
+  c.mask = MaskSpec{MaskKind::less, 0.5f, 0, 0};
+  c.options = ::maskapply::gen::model_options(m5, c.f);
+  const size_t region = c.options.calib_blocks * c.options.calib_len, tile = c.options.tile;
+  c.data.assign(region + 4 * tile + 37, 0.75f);
+  for (size_t i = region; i < c.data.size(); ++i) {
+    const size_t at = (i - region) % tile;
+    if (at < c.options.probe || (at / 16) % 3 == 0) c.data[i] = 0.25f;  // a full probe; then one block in three
+  }
+  for (const size_t capacity : {tile, size_t{100}}) {
+    const Executed e = execute(c, capacity);
+    size_t skip = 0;
+    for (const maskapply::Run& r : e.trace.runs) skip += r.strategy == Strategy::blend_skip;
+    EXPECT_GE(skip, 4u) << "the fixture does not cover pilot_v6's blend_skip for a cheap f";
+    EXPECT_EQ(differences(c, capacity, e), "");
+  }
+}
+
 }  // namespace
 }  // namespace maskapply::prop

@@ -106,6 +106,7 @@ struct Rules {
     switch (pilot) {
       case Kernel::pilot_v6:
         return hi < 0    ? static_cast<int>(blend_branch(c))
+               : (c > hi && c > lo && dm < o.v6_band) ? static_cast<int>(Strategy::blend_skip)
                : c > hi  ? kVerified
                : c >= lo6 ? kVerifiedDetour
                : (dm < o.v6_band && c >= xlo && c < lo) ? kVerifiedCompact

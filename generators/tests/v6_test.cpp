@@ -63,14 +63,15 @@ Summary uniform(double d, uint64_t seed, size_t n) {
 
 TEST(PilotV6, CostsWithinItsMeasuredCeilingPerFOverTheBestOfV1ToV4OnUniformRandomSelections) {
   // Measured worst per f (docs/pilot_v6.md, "What it costs on plain data"): sqrt 1.060 (0.02), frfrexp 1.074 (0.07)
-  // and fma13 1.041 (0.2) with the one-pass compact band (1.287 and 1.290 at 0.05 without it), sin35 1.278, sin10
-  // 1.250 and pow10 1.144 (0.05; the band is off for them).
+  // and fma13 1.027 (0.15) with the one-pass compact band (1.287 and 1.290 at 0.05 without it) and blend_skip above
+  // hi and lo (fma13 1.041 without it), sin35 1.278, sin10 1.250 and pow10 1.144 (0.05; the band is off for them).
+  // fma13 is held to issue 29's 1.03.
   struct Ceiling {
     Fn f;
     double max;
   };
   const Ceiling ceilings[] = {{Fn::sqrt, 1.07},  {Fn::frfrexp, 1.08}, {Fn::sin35, 1.29},
-                              {Fn::sin10, 1.26}, {Fn::pow10, 1.15},   {Fn::fma13, 1.05}};
+                              {Fn::sin10, 1.26}, {Fn::pow10, 1.15},   {Fn::fma13, 1.03}};
   constexpr size_t n = 8192 + 94 * 4096;
   const CostModel m = CostModel::m5();
   for (const auto& [f, ceiling] : ceilings) {

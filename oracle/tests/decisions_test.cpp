@@ -308,6 +308,34 @@ TEST(Decisions, V6CompactsACheapFsSparseBandInOneRunUntilAPieceBelowTheFloor) {
   EXPECT_EQ(decide(Pilot::v6, sel, params(o)).runs, (std::vector<maskapply::Run>{{0, 64, S::compact_skip}}));
 }
 
+TEST(Decisions, V6BlendSkipsACheapFsTileWhenItsProbeIsAboveBothHiAndLo) {
+  // d_max = 0.3 < v6_band = 0.35: hi = 4, lo = 6. A probe above both (7 of 16 and up) runs blend_skip over the
+  // tile, whatever follows; at lo itself (6) or with the f not cheap (v6_band = 0.3) the verified blend, which
+  // bails after piece 1 (1 of 16 is below 1.2 * 0.3).
+  PilotOptions o = small();
+  o.v6_pieces = 4, o.d_max = 0.3;
+  using S = Strategy;
+  struct Row {
+    size_t probe;
+    double band;
+    std::vector<maskapply::Run> want;
+  };
+  const std::vector<Row> rows{
+      {7, 0.35, {{0, 64, S::blend_skip}}},
+      {16, 0.35, {{0, 64, S::blend_skip}}},
+      {6, 0.35, {{0, 32, S::blend_verified}, {32, 64, S::compact_skip}}},
+      {7, 0.3, {{0, 32, S::blend_verified}, {32, 64, S::compact_skip}}},
+  };
+  for (const Row& r : rows) {
+    o.v6_band = r.band;
+    std::vector<uint8_t> sel(64, 0);
+    for (size_t i = 0; i < 16; ++i) sel[i] = i < r.probe, sel[16 + i] = i < 1;
+    const Trace got = kernel_trace(Kernel::pilot_v6, sel, o);
+    EXPECT_EQ(got.runs, r.want) << "probe " << r.probe << ", v6_band " << r.band;
+    EXPECT_EQ(compare(decide(Pilot::v6, sel, params(o)), got), "") << "probe " << r.probe << ", v6_band " << r.band;
+  }
+}
+
 TEST(Decisions, V4DistrustsTheProbeForDistrustMinusOneTilesThenTrustsItAgain) {
   // distrust 3: a bail-out in tile 0, then tiles 1 and 2 judged by the previous tile, tile 3 by its probe.
   // Tile 0: full probe block, then an empty block -> bails at 32; the rest [32, 64) has 16 selected ->
