@@ -101,7 +101,7 @@ const std::vector<double>& knob_grid(Knob k) {
       {1, 2, 4, 8, 16},                            // verify_blocks
       {0, 0.25, 0.5, 0.625, 0.75, 0.875, 1},       // bail
       {0, 1, 2, 4, 8, 16, 32},                     // distrust
-      {1, 2, 4, 8, 16, 32, 64},                    // v6_pieces (more than tile / probe: tile / probe)
+      {1, 2, 4, 8, 16},                            // v6_pieces
       {0.75, 1, 1.2, 1.5, 2},                      // v6_bail
       {0.16, 0.3, 0.4, 0.5, 0.6, 0.8},             // v6_lo
       {0.005, 0.01, 0.02, 0.03, 0.06},             // v6_floor
