@@ -20,7 +20,8 @@
 //   - blend_verified: verify_blocks pieces of whole 16-element blocks, size / verify_blocks rounded down to 16
 //     and at least 16 (the last takes the rest; fewer pieces when size < 16 * verify_blocks), bail after a piece
 //     (not the last) whose count / length < bail * d_max, detour the rest; v5's chunks are the same pieces;
-//   - v6 (docs/pilot_v6.md): the probe; d_max < 0 (hi < 0): the dense branch; cnt > hi: blend_verified over
+//   - v6 (docs/pilot_v6.md): the probe; d_max < 0 (hi < 0): the dense branch; cnt > hi and cnt > lo with d_max <
+//     v6_band: blend_skip over the tile; otherwise cnt > hi: blend_verified over
 //     min(v6_pieces, size / probe) pieces (at least 1), bailing after a piece (not the last) whose count / length
 //     < v6_bail * d_max, then compact_skip; lo6 <= cnt <= hi (lo6 = v6_lo * probe, truncated as the others):
 //     detour_skip, one run per piece, the same bail below v6_lo; below lo6, when d_max < v6_band and
