@@ -192,15 +192,21 @@ TEST(ExecutedWork, equalsWhatTheModelChargesOnTheArticlesCountertests) {
 // random data (density 0.05 from a fixed LCG seed, 1), which the probe sends to the band and whose random empty
 // blocks the run must compress, not skip, and tiles whose probe is in the band and whose rest is empty, where the
 // run stops after its second piece. Checks that both happen, then the work term by term.
-TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sOnePassCompact) {
-  const ::maskapply::gen::CostModel m5 = ::maskapply::gen::CostModel::m5();
+// pilot_v6 on frfrexp under m5's options over `tiles` decided tiles and a short tail of 37, every element unselected
+// (0.75 against the mask's 0.5; 0.25 selects one): the fixed inputs below fill it.
+testing::Case pilot_v6_frfrexp_case(size_t tiles) {
   testing::Case c;
   c.kernel = Kernel::pilot_v6;
   c.f = Fn::frfrexp;
   c.mask = MaskSpec{MaskKind::less, 0.5f, 0, 0};
-  c.options = ::maskapply::gen::model_options(m5, c.f);
+  c.options = ::maskapply::gen::model_options(::maskapply::gen::CostModel::m5(), c.f);
+  c.data.assign(c.options.calib_blocks * c.options.calib_len + tiles * c.options.tile + 37, 0.75f);
+  return c;
+}
+
+TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sOnePassCompact) {
+  testing::Case c = pilot_v6_frfrexp_case(6);
   const size_t region = c.options.calib_blocks * c.options.calib_len, tile = c.options.tile;
-  c.data.assign(region + 6 * tile + 37, 0.75f);
   uint64_t x = 1;  // the seed
   for (size_t i = 0; i < c.data.size(); ++i) {
     x = x * 6364136223846793005ull + 1442695040888963407ull;
@@ -222,14 +228,8 @@ TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sOnePassCompact) {
 // pilot_v6's blend_skip for a cheap f whose probe is above hi and lo (frfrexp: hi 18, lo 40 of 256): tiles whose
 // probe is dense and whose rest alternates dense and empty blocks, so that the run pays its switches.
 TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sBlendSkipForACheapF) {
-  const ::maskapply::gen::CostModel m5 = ::maskapply::gen::CostModel::m5();
-  testing::Case c;
-  c.kernel = Kernel::pilot_v6;
-  c.f = Fn::frfrexp;
-  c.mask = MaskSpec{MaskKind::less, 0.5f, 0, 0};
-  c.options = ::maskapply::gen::model_options(m5, c.f);
+  testing::Case c = pilot_v6_frfrexp_case(4);
   const size_t region = c.options.calib_blocks * c.options.calib_len, tile = c.options.tile;
-  c.data.assign(region + 4 * tile + 37, 0.75f);
   for (size_t i = region; i < c.data.size(); ++i) {
     const size_t at = (i - region) % tile;
     if (at < c.options.probe || (at / 16) % 3 == 0) c.data[i] = 0.25f;  // a full probe; then one block in three
