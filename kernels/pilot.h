@@ -403,8 +403,8 @@ void pilot_v4(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
 // size / probe) (at least one). For a cheap f (d_max < v6_band) a probe in [xlo, lo) runs compact as one run over
 // the pieces, ending at a piece below v6_floor (compact_skip on the rest): plain compact's speed on sparse
 // random data, one packed pass; and a probe above both hi and lo runs blend_skip over the tile, whose worst case
-// (a switch per block) is below the verified blend's for such an f. When d_max < 0 (blend is cheaper than detour even over empty registers) the
-// article's blend branch. No memory between tiles.
+// (a switch per block) is below the verified blend's for such an f. When d_max < 0 (blend is cheaper than detour
+// even over empty registers) the article's blend branch. No memory between tiles.
 template <class F, class M, class Obs = NullObserver>
 void pilot_v6(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions& o = {}, Obs&& obs = {}) {
   detail::Pilot p(a, n, f, mask, ws, o, obs);

@@ -69,8 +69,9 @@ struct Mechanism {
   size_t tile = 0;                        // index among decided tiles (0 = first after calibration)
   CountSource source = CountSource::none; // what the decision read
   std::string runs;                       // the strategies run in the tile, e.g. "blend_verified+detour"
-  size_t bail_block = 0;                  // 1-based verify block (v6: piece) after which the verified run stopped; 0: none
-  bool pieces = false;                    // pilot_v6: its verified runs stop after a piece (of min(v6_pieces, size / probe))
+  size_t bail_block = 0;                  // 1-based verify block (v6: piece) after which the verified run
+                                          // stopped; 0: none
+  bool pieces = false;                    // pilot_v6: its verified runs stop after a piece (v6_piece_count)
   Strategy oracle = Strategy::blend;      // the cheapest single strategy for the whole tile
   bool distrust = false;                  // v4 was not trusting the probe in this tile (source previous)
   double excess = 0;                      // pilot cost - that strategy's cost in the tile, ns

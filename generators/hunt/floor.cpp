@@ -183,8 +183,8 @@ struct Game {
     next = pilot_state(x.menu, some, (r + c.a) % 16);
     return v;
   }
-  // At a decision point (decide) the pilot may start any run or continue its own; elsewhere it goes on with its
-  // run (a blend run goes on by starting blend again), reading ahead or not as it likes.
+  // At a decision point (decides(b)) the pilot may start any run or continue its own; elsewhere it goes on with
+  // its run (a blend run goes on by starting blend again). It reads ahead where may_peek(b) lets it.
   bool decides(size_t b) const { return b % tile_blocks % fam.every == 0; }
   bool may_peek(size_t b) const { return !fam.probe_reads || b % tile_blocks < probe_blocks; }
   bool allowed(const Action& x, size_t p, size_t b) const {
@@ -292,8 +292,8 @@ struct Game {
       for (size_t pe = 0; pe < 2; ++pe) {
         double* v = cur.data() + index(p, 0, pe != 0);
         const auto& from = decide || menu_of(p) != 0 ? started : started_blend;
-        std::copy(from.begin() + static_cast<std::ptrdiff_t>(pe * K), from.begin() + static_cast<std::ptrdiff_t>((pe + 1) * K),
-                  v);
+        const auto first = from.begin() + static_cast<std::ptrdiff_t>(pe * K);
+        std::copy(first, first + static_cast<std::ptrdiff_t>(K), v);
         for (size_t peek = 0; peek < (peek_ok ? 2u : 1u); ++peek) {
           const ContPlay& cp = cont_plays[p][peek][pe];
           if (!cp.valid) continue;
@@ -321,7 +321,9 @@ struct Game {
 FloorFamily floor_family(Kernel pilot, const PilotOptions& o) {
   const size_t tile_blocks = std::max<size_t>(1, o.tile / 16);
   // Choices at multiples of a piece of len elements: every gcd(tile's blocks, len / 16) blocks.
-  const auto pieces = [&](size_t len) { return FloorFamily{std::gcd(tile_blocks, std::max<size_t>(1, len / 16)), true}; };
+  const auto pieces = [&](size_t len) {
+    return FloorFamily{std::gcd(tile_blocks, std::max<size_t>(1, len / 16)), true};
+  };
   switch (pilot) {
     case Kernel::pilot_v3_5:
     case Kernel::pilot_v4: return pieces(verify_len(o.tile, o.verify_blocks));
