@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // blend (BSL): compute f on every element and select. blend_skip jumps over blocks of 16 with nothing selected;
-// blend_verified counts as it goes and stops when the density proves too low for blend. Also the density probe.
+// blend_verified counts as it goes and stops when the density proves too low for blend; blend_skip_cut counts the
+// non-empty blocks and stops when a piece has too many for blend_skip. Also the density probe.
 #pragma once
 
 #include <algorithm>
@@ -110,6 +111,34 @@ template <class F, class M>
 size_t blend_verified(float* a, size_t n, F f, M mask, double d_max, size_t blocks = 8, double bail = 0.75) {
   NoWork w;
   return blend_verified(a, n, f, mask, d_max, blocks, bail, w);
+}
+
+// blend_skip over [a, a+n) in the VerifyPieces of (n, blocks), one skip span (each block compared with the one
+// before it, the first with "non-empty"), counting in each piece the non-empty blocks that begin at or after
+// element `from`. After a piece but the last in which that count / (the piece's length / 16) is at least `cut`,
+// it stops and returns the end of that piece: [0, returned) is processed, [returned, n) is untouched. Returns n
+// when it never stops. Never reads or writes outside [a, a+n).
+template <class F, class M, class W>
+size_t blend_skip_cut(float* a, size_t n, F f, M mask, size_t blocks, size_t from, double cut, W&& w) {
+  const VerifyPieces pieces(n, blocks);
+  bool prev_empty = false;
+  for (size_t k = 0; k < pieces.count; ++k) {
+    const size_t begin = pieces.begin(k), end = pieces.end(k, n);
+    const size_t body = begin + ((end - begin) & ~(detail::kBlock - 1));
+    size_t nonempty = 0;
+    for (size_t i = begin; i < body; i += detail::kBlock) {
+      const detail::Block b = detail::load_block(a + i, mask);
+      if (detail::skip_block(b, prev_empty, w)) continue;
+      nonempty += i >= from ? 1 : 0;
+      detail::blend_store(a + i, b, f, w);
+    }
+    if (end < n) {
+      if (static_cast<double>(nonempty) / static_cast<double>(pieces.len / detail::kBlock) >= cut) return end;
+    } else {
+      detail::blend_tail(a + body, end - body, f, mask, w);
+    }
+  }
+  return n;
 }
 
 }  // namespace maskapply

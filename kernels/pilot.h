@@ -52,6 +52,7 @@ struct PilotOptions {
   double v6_lo = 0.5;          // detour_skip from this density of the probe to hi; below it compact_skip
   double v6_floor = 0.01;      // in the band: compact as one run, ending at a piece below this density
   double v6_band = 0.35;       // the band (probe in [xlo, lo)) is on for f with d_max below this; off: compact_skip
+  double v6_skip_cut = 0.3;    // d_max < 0, probe below xlo: blend_skip until a piece this full of non-empty blocks
 
   // Empty when the options are usable, else what is wrong.
   std::string validate() const {
@@ -62,8 +63,8 @@ struct PilotOptions {
     if (v6_pieces == 0) return "v6_pieces must be positive";
     if (!std::isfinite(xlo) || !std::isfinite(lo) || !std::isfinite(bail) || !std::isfinite(B) || !std::isfinite(D) ||
         !std::isfinite(v6_bail) || !std::isfinite(v6_lo) || !std::isfinite(v6_floor) ||
-        !std::isfinite(v6_band))
-      return "xlo, lo, bail, v6_bail, v6_lo, v6_floor, v6_band, B and D must be finite";
+        !std::isfinite(v6_band) || !std::isfinite(v6_skip_cut))
+      return "xlo, lo, bail, v6_bail, v6_lo, v6_floor, v6_band, v6_skip_cut, B and D must be finite";
     if (d_max && std::isnan(*d_max)) return "d_max must not be NaN";
     for (const double v : {C, S, K, M, shrink, kappa, rho})
       if (!std::isfinite(v) || v < 0) return "C, S, K, M, shrink, kappa and rho must be finite and >= 0";
@@ -241,6 +242,20 @@ class Pilot {
     return r.did;
   }
 
+  // pilot_v6's blend_skip for a sparse probe when d_max < 0 (blend_skip_cut in the VerifyPieces of (size, pieces),
+  // counting the non-empty blocks past the probe), reported as one blend_skip run; after a piece but the last with
+  // at least `cut` of its blocks non-empty, blend on the rest. Returns where it stopped (tile-relative), or the size.
+  size_t skip_cut(Tile& t, size_t pieces, double cut) {
+    const size_t from = std::min(o_.probe, t.size());
+    const size_t did = blend_skip_cut(a_ + t.begin(), t.size(), f_, mask_, pieces, from, cut, work());
+    report(t.begin(), t.begin() + did, Strategy::blend_skip);
+    if (did < t.size()) {
+      t.d.bail = t.begin() + did;
+      run(Strategy::blend, t.begin() + did, t.end());
+    }
+    return did;
+  }
+
   // Blend over [begin, end) counting the selected elements (the verified blend's counting pass, one block),
   // reported as blend_verified. Returns the count.
   size_t counted_blend(size_t begin, size_t end) {
@@ -262,7 +277,7 @@ class Pilot {
     }
   }
 
-  // The article's blend branch: blend_skip below xlo, blend otherwise.
+  // The article's blend branch: blend_skip below xlo, blend otherwise (pilot_v6 cuts its blend_skip: skip_cut).
   void blend_branch(const Tile& t, long long cnt) { run(cnt < th_.xlo ? Strategy::blend_skip : Strategy::blend, t); }
 
  private:
@@ -404,7 +419,8 @@ void pilot_v4(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
 // the pieces, ending at a piece below v6_floor (compact_skip on the rest): plain compact's speed on sparse
 // random data, one packed pass; and a probe above both hi and lo runs blend_skip over the tile, whose worst case
 // (a switch per block) is below the verified blend's for such an f. When d_max < 0 (blend is cheaper than detour
-// even over empty registers) the article's blend branch. No memory between tiles.
+// even over empty registers) the article's blend branch, its blend_skip (probe below xlo) cut short: after a piece
+// with at least v6_skip_cut of its blocks past the probe non-empty, blend on the rest. No memory between tiles.
 template <class F, class M, class Obs = NullObserver>
 void pilot_v6(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions& o = {}, Obs&& obs = {}) {
   detail::Pilot p(a, n, f, mask, ws, o, obs);
@@ -413,8 +429,10 @@ void pilot_v6(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
     const long long cnt = p.probe(t);
     // Pieces of at least the probe's length, so that the probe lies in the first (a short tile has fewer).
     const size_t pieces = std::max<size_t>(1, std::min(o.v6_pieces, t.size() / o.probe));
-    if (p.th().hi < 0)
-      p.blend_branch(t, cnt);
+    if (p.th().hi < 0 && cnt < p.th().xlo)
+      p.skip_cut(t, pieces, o.v6_skip_cut);
+    else if (p.th().hi < 0)
+      p.run(Strategy::blend, t);
     else if (cnt > p.th().hi && cnt > p.th().lo && p.d_max() < o.v6_band)
       p.run(Strategy::blend_skip, t);
     else if (cnt > p.th().hi)

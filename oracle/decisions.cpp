@@ -202,7 +202,30 @@ class Decider {
       case Pilot::v5: return v5_tile(d);
       case Pilot::v6: {
         const long long cnt = probe(d);
-        if (lim_.hi < 0) return dense(d, cnt);
+        const size_t np = std::max<size_t>(1, std::min(p_.v6_pieces, size / p_.probe));
+        const size_t len = std::max<size_t>(16, size / np / 16 * 16);
+        const size_t count = std::min(np, (size + len - 1) / len);
+        if (lim_.hi < 0 && cnt >= lim_.xlo) return emit(d.begin, d.end, Strategy::blend);
+        if (lim_.hi < 0) {
+          // blend_skip until a piece (not the last) with v6_skip_cut of its blocks past the probe non-empty.
+          const size_t probe_end = d.begin + std::min(p_.probe, size);
+          size_t stop = size;
+          for (size_t i = 0; i + 1 < count; ++i) {
+            size_t nonempty = 0;
+            for (size_t b = d.begin + i * len; b < d.begin + (i + 1) * len; b += 16)
+              nonempty += b >= probe_end && selected(b, b + 16) > 0 ? 1 : 0;
+            if (static_cast<double>(nonempty) / static_cast<double>(len / 16) >= p_.v6_skip_cut) {
+              stop = (i + 1) * len;
+              break;
+            }
+          }
+          emit(d.begin, d.begin + stop, Strategy::blend_skip);
+          if (stop < size) {
+            d.bail = d.begin + stop;
+            emit(d.begin + stop, d.end, Strategy::blend);
+          }
+          return;
+        }
         const bool blend = cnt > lim_.hi;
         // A cheap f's probe above hi and lo: blend_skip over the tile.
         if (blend && cnt > lim_.lo && p_.d_max < p_.v6_band) return emit(d.begin, d.end, Strategy::blend_skip);
@@ -211,9 +234,6 @@ class Decider {
         if (band && !(p_.d_max < p_.v6_band && cnt >= lim_.xlo && cnt < lim_.lo))
           return emit(d.begin, d.end, Strategy::compact_skip);
         const double floor = blend ? p_.v6_bail * p_.d_max : band ? p_.v6_floor : p_.v6_lo;
-        const size_t np = std::max<size_t>(1, std::min(p_.v6_pieces, size / p_.probe));
-        const size_t len = std::max<size_t>(16, size / np / 16 * 16);
-        const size_t count = std::min(np, (size + len - 1) / len);
         size_t stop = size;
         for (size_t i = 0; i < count; ++i) {
           const size_t bb = d.begin + i * len, be = i + 1 == count ? d.end : bb + len;

@@ -20,7 +20,9 @@
 //   - blend_verified: verify_blocks pieces of whole 16-element blocks, size / verify_blocks rounded down to 16
 //     and at least 16 (the last takes the rest; fewer pieces when size < 16 * verify_blocks), bail after a piece
 //     (not the last) whose count / length < bail * d_max, detour the rest; v5's chunks are the same pieces;
-//   - v6 (docs/pilot_v6.md): the probe; d_max < 0 (hi < 0): the dense branch; cnt > hi and cnt > lo with d_max <
+//   - v6 (docs/pilot_v6.md): the probe; d_max < 0 (hi < 0): blend when cnt >= xlo, else blend_skip as one run over
+//     the same pieces as below, ending after a piece (not the last) in which at least v6_skip_cut of its
+//     length / 16 blocks begin at or after the probe's end and hold a selected element, then blend; cnt > hi and cnt > lo with d_max <
 //     v6_band: blend_skip over the tile; otherwise cnt > hi: blend_verified over
 //     min(v6_pieces, size / probe) pieces (at least 1), bailing after a piece (not the last) whose count / length
 //     < v6_bail * d_max, then compact_skip; lo6 <= cnt <= hi (lo6 = v6_lo * probe, truncated as the others):
@@ -69,13 +71,15 @@ inline constexpr size_t kMaxPairs = 32;
 }  // namespace v5
 
 // pilot_v6's constants (docs/pilot_v6.md's decision table): verified runs in 16 pieces, the blend bailing below
-// 1.2 d_max, detour_skip from a probe density of 0.5.
+// 1.2 d_max, detour_skip from a probe density of 0.5, the one-pass compact's floor 0.01 and band 0.35, blend_skip
+// cut at a piece with 0.3 of its blocks non-empty.
 namespace v6 {
 inline constexpr size_t kPieces = 16;
 inline constexpr double kBail = 1.2;
 inline constexpr double kLo = 0.5;
 inline constexpr double kFloor = 0.01;
 inline constexpr double kBand = 0.35;
+inline constexpr double kSkipCut = 0.3;
 }  // namespace v6
 
 // The options' values the decisions depend on (the article's by default) and the calibrated d_max.
@@ -101,6 +105,7 @@ struct Params {
   double v6_lo = v6::kLo;
   double v6_floor = v6::kFloor;
   double v6_band = v6::kBand;
+  double v6_skip_cut = v6::kSkipCut;
 };
 
 // A fraction of the probe as a count: fraction * probe truncated toward zero, the fraction clamped to [-2, 2].

@@ -192,12 +192,12 @@ TEST(ExecutedWork, equalsWhatTheModelChargesOnTheArticlesCountertests) {
 // random data (density 0.05 from a fixed LCG seed, 1), which the probe sends to the band and whose random empty
 // blocks the run must compress, not skip, and tiles whose probe is in the band and whose rest is empty, where the
 // run stops after its second piece. Checks that both happen, then the work term by term.
-// pilot_v6 on frfrexp under m5's options over `tiles` decided tiles and a short tail of 37, every element unselected
+// pilot_v6 on f under m5's options over `tiles` decided tiles and a short tail of 37, every element unselected
 // (0.75 against the mask's 0.5; 0.25 selects one): the fixed inputs below fill it.
-testing::Case pilot_v6_frfrexp_case(size_t tiles) {
+testing::Case pilot_v6_case(Fn f, size_t tiles) {
   testing::Case c;
   c.kernel = Kernel::pilot_v6;
-  c.f = Fn::frfrexp;
+  c.f = f;
   c.mask = MaskSpec{MaskKind::less, 0.5f, 0, 0};
   c.options = ::maskapply::gen::model_options(::maskapply::gen::CostModel::m5(), c.f);
   c.data.assign(c.options.calib_blocks * c.options.calib_len + tiles * c.options.tile + 37, 0.75f);
@@ -205,7 +205,7 @@ testing::Case pilot_v6_frfrexp_case(size_t tiles) {
 }
 
 TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sOnePassCompact) {
-  testing::Case c = pilot_v6_frfrexp_case(6);
+  testing::Case c = pilot_v6_case(Fn::frfrexp, 6);
   const size_t region = c.options.calib_blocks * c.options.calib_len, tile = c.options.tile;
   uint64_t x = 1;  // the seed
   for (size_t i = 0; i < c.data.size(); ++i) {
@@ -228,7 +228,7 @@ TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sOnePassCompact) {
 // pilot_v6's blend_skip for a cheap f whose probe is above hi and lo (frfrexp: hi 18, lo 40 of 256): tiles whose
 // probe is dense and whose rest alternates dense and empty blocks, so that the run pays its switches.
 TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sBlendSkipForACheapF) {
-  testing::Case c = pilot_v6_frfrexp_case(4);
+  testing::Case c = pilot_v6_case(Fn::frfrexp, 4);
   const size_t region = c.options.calib_blocks * c.options.calib_len, tile = c.options.tile;
   for (size_t i = region; i < c.data.size(); ++i) {
     const size_t at = (i - region) % tile;
@@ -239,6 +239,28 @@ TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sBlendSkipForACheapF) {
     size_t skip = 0;
     for (const maskapply::Run& r : e.trace.runs) skip += r.strategy == Strategy::blend_skip;
     EXPECT_GE(skip, 4u) << "the fixture does not cover pilot_v6's blend_skip for a cheap f";
+    EXPECT_EQ(differences(c, capacity, e), "");
+  }
+}
+
+// pilot_v6's blend_skip for a sparse probe when d_max < 0 (sqrt under m5: xlo 3 of 256, cut at 5 of a piece's 16
+// blocks): every probe empty; in even tiles one block in four selected (4 of 16 per piece: never cut), in odd
+// tiles piece 1 full, so that blend_skip stops after it and blend runs the rest. The skip run crosses its
+// pieces' boundaries with its switches (the kernel's one span) and the blend after it starts a run.
+TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sCutBlendSkip) {
+  testing::Case c = pilot_v6_case(Fn::sqrt, 4);
+  const size_t region = c.options.calib_blocks * c.options.calib_len, tile = c.options.tile, probe = c.options.probe;
+  for (size_t i = region; i < c.data.size(); ++i) {
+    const size_t at = (i - region) % tile, t = (i - region) / tile;
+    if (at >= probe && (t % 2 == 0 ? (at / 16) % 4 == 1 : at < 2 * probe)) c.data[i] = 0.25f;
+  }
+  for (const size_t capacity : {tile, size_t{100}}) {
+    const Executed e = execute(c, capacity);
+    size_t skip = 0, cut = 0;
+    for (const maskapply::Run& r : e.trace.runs) skip += r.strategy == Strategy::blend_skip;
+    for (const TileDecision& t : e.trace.tiles) cut += t.bail != kNoBail;
+    EXPECT_GE(skip, 4u) << "the fixture does not cover pilot_v6's blend_skip for a sparse probe";
+    EXPECT_EQ(cut, 2u) << "pilot_v6's blend_skip was not cut in the odd tiles alone";
     EXPECT_EQ(differences(c, capacity, e), "");
   }
 }

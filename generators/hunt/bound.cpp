@@ -67,6 +67,7 @@ struct Stage {
   size_t b0 = 0, b1 = 0;  // blocks of the tile
   Strategy s = Strategy::blend;
   bool run_start = true;  // b0 starts a pilot run (its first block compared with "non-empty"; count from 0)
+  bool count_blocks = false;  // the counter counts non-empty blocks, not selected elements
   Ctr ctr;
   std::function<void(size_t count, const Emit&)> route;  // at b1: where each count goes
 };
@@ -83,6 +84,7 @@ struct TileModel {
 constexpr int kVerified = 100;
 constexpr int kVerifiedDetour = 101;  // pilot_v6: detour_skip piece by piece
 constexpr int kVerifiedCompact = 102;  // pilot_v6: compact, one run, until a sparse piece
+constexpr int kSkipCut = 103;  // pilot_v6, d_max < 0: blend_skip until a piece with many non-empty blocks
 struct Rules {
   Kernel pilot;
   PilotOptions o;
@@ -105,7 +107,7 @@ struct Rules {
   int probe_outcome(long long c) const {
     switch (pilot) {
       case Kernel::pilot_v6:
-        return hi < 0    ? static_cast<int>(blend_branch(c))
+        return hi < 0    ? (c < xlo ? kSkipCut : static_cast<int>(Strategy::blend))
                : (c > hi && c > lo && dm < o.v6_band) ? static_cast<int>(Strategy::blend_skip)
                : c > hi  ? kVerified
                : c >= lo6 ? kVerifiedDetour
@@ -287,6 +289,58 @@ void add_verified_compact(TileModel& t, const Rules& r, size_t blocks, size_t pb
   add_fallbacks(t, vp);
 }
 
+// pilot_v6's blend_skip for a sparse probe (d_max < 0) in a tile of `blocks` blocks whose probe covers its first pb:
+// one blend_skip run over V6Pieces, each piece counting its non-empty blocks past the probe (the counter counts
+// blocks: Stage::count_blocks); after a piece but the last with at least T of them (T / lb >= v6_skip_cut, the
+// kernels' expression), blend to the tile's end.
+void add_skip_cut(TileModel& t, const Rules& r, size_t blocks, size_t pb,
+                  const std::function<long long(size_t)>& member, size_t Kp) {
+  const V6Pieces vp(r, blocks);
+  const size_t nb = vp.nb, lb = vp.lb;
+  const size_t T = Rules::least_not_below(lb, r.o.v6_skip_cut), KT = std::max<size_t>(T, 1);
+  const bool split = pb < vp.end(0);
+  const size_t head = t.stages.size();
+  const size_t pieces_from = head + (split ? 2 : 1);  // piece k >= 1
+  const size_t blend_from = pieces_from + (nb - 1);   // after piece k
+  const auto after_piece = [=](size_t k) {
+    return [=](size_t c, const Emit& emit) {
+      if (k + 1 == nb) emit(-1, 0, 0.0);
+      else if (c >= T) emit(static_cast<int>(blend_from + k), 0, 0.0);
+      else emit(static_cast<int>(pieces_from + k), 0, 0.0);
+    };
+  };
+  Stage a;
+  a.b0 = 0, a.b1 = pb, a.s = Strategy::blend_skip;
+  a.ctr.K = Kp, a.ctr.residue = false;
+  if (split) {
+    a.route = [=](size_t c, const Emit& emit) { if (member(c)) emit(static_cast<int>(head + 1), 0, 0.0); };
+    t.stages.push_back(a);
+    Stage b;
+    b.b0 = pb, b.b1 = vp.end(0), b.s = Strategy::blend_skip, b.run_start = false, b.count_blocks = true;
+    b.ctr.K = nb == 1 ? 1 : KT, b.ctr.residue = false;
+    b.route = after_piece(0);
+    t.stages.push_back(b);
+  } else {
+    const auto next = after_piece(0);
+    a.route = [=](size_t c, const Emit& emit) { if (member(c)) next(0, emit); };
+    t.stages.push_back(a);
+  }
+  for (size_t k = 1; k < nb; ++k) {
+    Stage p;
+    p.b0 = k * lb, p.b1 = vp.end(k), p.s = Strategy::blend_skip, p.run_start = false, p.count_blocks = true;
+    p.ctr.K = k + 1 == nb ? 1 : KT, p.ctr.residue = false;
+    p.route = after_piece(k);
+    t.stages.push_back(p);
+  }
+  for (size_t k = 0; k + 1 < nb; ++k) {
+    Stage d;
+    d.b0 = vp.end(k), d.b1 = blocks, d.s = Strategy::blend;
+    d.ctr.K = 1;
+    d.route = [](size_t, const Emit& emit) { emit(-1, 0, 0.0); };
+    t.stages.push_back(d);
+  }
+}
+
 // The stages of one tile of `blocks` blocks. mode 0: v1 (no probe) or judged by the probe; mode 1 + k: v4 judged
 // by prev of class k. Labels: v4 probe mode 0 = no bail, 1 + k = bailed with the rest's class k; v4 prev mode: the
 // class of the tile's count (or k when it does not update prev); else 0.
@@ -337,6 +391,10 @@ TileModel build_tile(const Rules& r, const Classes& cl, const CostModel& m, Fn f
     }
     if (oc == kVerifiedCompact) {
       add_verified_compact(t, r, blocks, pb, member, Kp);
+      continue;
+    }
+    if (oc == kSkipCut) {
+      add_skip_cut(t, r, blocks, pb, member, Kp);
       continue;
     }
     if (oc != kVerified) {
@@ -530,10 +588,11 @@ void TileDP::step(size_t si, size_t j, const Arr& in, Arr& out) const {
   for (unsigned a = 0; a <= 16; ++a) {
     if (forced_ && forced_[j].a != a) continue;
     for (size_t i = 0; i < L; ++i) {
-      nx[i] = ct.add(i, a);
+      nx[i] = ct.add(i, s.count_blocks ? (a > 0) : a);
       gi[i] = p.group != 0 ? p.group * inc(ct.res(i), a) : 0.0;
     }
-    const size_t lim = ct.K > a ? ct.K - a : 0;  // i < lim: nx = i + a
+    const unsigned ca = s.count_blocks ? (a > 0) : a;
+    const size_t lim = ct.K > ca ? ct.K - ca : 0;  // i < lim: nx = i + ca
     const unsigned ne_lo = (a + 3) / 4, ne_hi = std::min(4u, a);
     const bool e = a == 0;
     for (int pe = 0; pe < 2; ++pe) {
@@ -551,7 +610,7 @@ void TileDP::step(size_t si, size_t j, const Arr& in, Arr& out) const {
         const double w = pilot_block(si, j, a, pe, ne) - lambda_ * (ob + ne * onr);
         double* dst = out.v.data() + (o2 * 2 + e) * L;
         out.alive[o2][e] = true;
-        double* ds = dst + a;
+        double* ds = dst + ca;
         const double* g = gi.data();
         for (size_t i = 0; i < lim; ++i) {
           const double v = (src[i] + g[i]) + w;
@@ -689,7 +748,7 @@ std::vector<Block> TileDP::backtrack(size_t exit_index) {
           const unsigned ne = coef > 0 ? ne_hi : ne_lo;
           const double w = pilot_block(si, j, a, ppe, ne) - lambda_ * (ob + ne * onr);
           for (size_t ii = 0; ii < L; ++ii) {
-            if (s.ctr.add(ii, a) != i) continue;
+            if (s.ctr.add(ii, s.count_blocks ? (a > 0) : a) != i) continue;
             const double g = p.group != 0 ? p.group * inc(s.ctr.res(ii), a) : 0.0;
             size_t src_o = 0;
             double sv = kNeg;

@@ -2,8 +2,9 @@
 // pilot_v6's design by measurement (docs/pilot_v6.md, "Rules tried"): for each f under m5 at n = 147 456, its
 // certified bound (bisection of the bound's F(lambda) to 2^-14, no witness) and its worst model cost over the best
 // of v1-v4 on uniform random selections (densities 0.005-1, seeds 1 and 2). Options from the environment:
-// X_VB=v6_pieces X_BAIL=v6_bail X_LOD=v6_lo X_FLOOR=v6_floor X_BAND=v6_band; X_NOBOUND=1 or X_NOPLAIN=1 skip a
-// part. The plain-data worst is also given for densities <= 0.2 and above.
+// X_VB=v6_pieces X_BAIL=v6_bail X_LOD=v6_lo X_FLOOR=v6_floor X_BAND=v6_band X_CUT=v6_skip_cut; X_NOBOUND=1 or
+// X_NOPLAIN=1 skip a part, X_F=name measures that f only. The plain-data worst is also given for densities <= 0.2
+// and above.
 //   X_LOD=0.3 build/x86/generators/maskapply_v6_explore
 #include <algorithm>
 #include <cstdio>
@@ -21,6 +22,7 @@ PilotOptions opts(const CostModel& m, Fn f) {
   if (getenv("X_LOD")) o.v6_lo = atof(getenv("X_LOD"));
   if (getenv("X_FLOOR")) o.v6_floor = atof(getenv("X_FLOOR"));
   if (getenv("X_BAND")) o.v6_band = atof(getenv("X_BAND"));
+  if (getenv("X_CUT")) o.v6_skip_cut = atof(getenv("X_CUT"));
   return o;
 }
 int main() {
@@ -29,6 +31,7 @@ int main() {
   const bool bound = !getenv("X_NOBOUND"), plain = !getenv("X_NOPLAIN");
   for (size_t fi = 0; fi < 6; ++fi) {
     const Fn f = static_cast<Fn>(fi);
+    if (getenv("X_F") && std::string(kFnNames[fi]) != getenv("X_F")) continue;
     const PilotOptions o = opts(m, f);
     printf("%s:", std::string(kFnNames[fi]).c_str());
     if (bound) {

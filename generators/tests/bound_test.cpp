@@ -25,6 +25,7 @@ struct Case {
   double d_max;
   size_t tile, n, verify_blocks, distrust;
   int alphabet;  // exhaustive test: 0 every block summary (35 per block), 1 the 10-summary alphabet, 2 the 5-summary one
+  double xlo = 0.1;
 };
 
 // Under qemu (MASKAPPLY_EMULATED, set by ctest's registration when cross-compiling) the enumerations use the
@@ -34,11 +35,11 @@ bool emulated() {
   return e && *e == '1';
 }
 
-// The small settings' options: probe 16, xlo 0.1 (1), lo 0.3 (4), no calibration, d_max injected; pilot_v6's
+// The small settings' options: probe 16, xlo 0.1 (1) unless the case says, lo 0.3 (4), no calibration, d_max injected; pilot_v6's
 // one-pass compact (on for d_max < v6_band = 0.35) ends after a piece of one block with fewer than 2 selected.
 PilotOptions small_options(const CostModel& m, const Case& c) {
   PilotOptions o;
-  o.tile = c.tile, o.probe = 16, o.xlo = 0.1, o.lo = 0.3, o.calib_blocks = 0, o.verify_blocks = c.verify_blocks;
+  o.tile = c.tile, o.probe = 16, o.xlo = c.xlo, o.lo = 0.3, o.calib_blocks = 0, o.verify_blocks = c.verify_blocks;
   o.distrust = c.distrust, o.v6_pieces = c.verify_blocks, o.v6_lo = 0.3, o.v6_floor = 0.1;
   o = model_options(m, c.f, o);
   o.d_max = c.d_max;
@@ -79,6 +80,10 @@ TEST(Bound, isAtLeastTheRegretOfEveryBlockSummarySequenceAndItsWitnessReachesIt)
       {"v6 sin35, 1 tile of 64, 4 pieces", Kernel::pilot_v6, Fn::sin35, 0.45, 64, 64, 4, 16, 0},
       {"v6 pow10, tiles of 32 and a short last one", Kernel::pilot_v6, Fn::pow10, 0.45, 32, 48, 2, 16, 0},
       {"v6 sqrt, d_max < 0", Kernel::pilot_v6, Fn::sqrt, -1.0, 32, 64, 2, 16, 0},
+      // d_max < 0 and a probe below xlo (0.3: 4): blend_skip, cut to blend after a piece with a non-empty block
+      // past the probe (pieces of one block: T = 1; of two, the probe inside piece 0: its second block counts).
+      {"v6 sqrt, d_max < 0, 1 tile of 64, 4 pieces (cut)", Kernel::pilot_v6, Fn::sqrt, -1.0, 64, 64, 4, 16, 0, 0.3},
+      {"v6 sqrt, d_max < 0, 1 tile of 64, 2 pieces (cut)", Kernel::pilot_v6, Fn::sqrt, -1.0, 64, 64, 2, 16, 1, 0.3},
       // d_max 0.2 (hi = 3): a probe of 1 .. 3 runs the one-pass compact, whose residue crosses the pieces.
       {"v6 frfrexp, 1 tile of 64, 4 pieces, one-pass compact", Kernel::pilot_v6, Fn::frfrexp, 0.2, 64, 64, 4, 16, 0},
   };
@@ -162,6 +167,10 @@ TEST(Bound, modelsEachSequencesPilotAndOracleCostAsTheScorerDoes) {
       {"v6 fma13, tiles of 64 and a short last one of 32", Kernel::pilot_v6, Fn::fma13, 0.7, 64, 160, 4, 16, 0},
       {"v6 fma13, one-pass compact, tiles of 64 and a short last one", Kernel::pilot_v6, Fn::fma13, 0.2, 64, 160, 4, 16,
        0},
+      {"v6 sqrt, d_max < 0, cut, tiles of 64 and a short last one", Kernel::pilot_v6, Fn::sqrt, -1.0, 64, 160, 4, 16, 0,
+       0.3},
+      {"v6 sqrt, d_max < 0, cut in 2 pieces, tiles of 64 and a short last one", Kernel::pilot_v6, Fn::sqrt, -1.0, 64,
+       160, 2, 16, 0, 0.3},
   };
   const auto all = every_summary();
   const CostModel m = CostModel::m5();

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // pilot_v6 (docs/pilot_v6.md) against the pilots it was designed to beat, on the model: its certified bound (the
 // bound's own program, generators/hunt/bound.cpp, exact on the small settings of generators_bound_test) below
-// every certified bound of v1, v2, v3 and v3.5 for every f with d_max >= 0, and equal to v3.5's for sqrt (d_max < 0:
-// the same blend branch); its model cost on uniform random selections within its measured ceiling per f over the best
+// every certified bound of v1, v2, v3 and v3.5 for every f with d_max >= 0, and for sqrt (d_max < 0) below v2's, v3's
+// and v3.5's (the article's blend branch, whose blend_skip v6 cuts short) but not v1's; its model cost on uniform random selections within its measured ceiling per f over the best
 // of v1-v4 (the issue's 3 % is not reached for every f, docs/pilot_v6.md says where and why); the article's three
 // countertests under their f within their measured ceilings.
 #include <gtest/gtest.h>
@@ -30,23 +30,24 @@ double certified(Kernel k, Fn f) {
   return regret_bound(k, f, m, model_options(m, f), kBoundN).bound;
 }
 
-TEST(PilotV6, IsCertifiedBelowEveryCertifiedV1ToV3_5ForEveryFWithDmaxAtLeastZero) {
+TEST(PilotV6, IsCertifiedBelowEveryCertifiedV1ToV3_5ForEveryFWithDmaxAtLeastZeroAndBelowV2ToV3_5ForSqrt) {
   const CostModel m = CostModel::m5();
   for (const Fn f : kFns) {
     const double v6 = certified(Kernel::pilot_v6, f);
+    // d_max < 0: v1 blends everything without a probe (2.407 at 36 tiles, v6 2.420: docs/pilot_v6.md); the others
+    // run the article's blend branch, whose blend_skip for a sparse probe v6 cuts short.
+    const bool blend_branch = m.d_max(f) < 0;
     double best = 1e300;
     Kernel arg = Kernel::pilot_v1;
     for (const Kernel k : {Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3, Kernel::pilot_v3_5}) {
+      if (blend_branch && k == Kernel::pilot_v1) continue;
       const double b = certified(k, f);
       if (b < best) best = b, arg = k;
     }
-    std::printf("%-8s pilot_v6 certified %.4f, best of v1-v3.5 %.4f (%s), n = %zu\n", std::string(name(f)).c_str(),
-                v6, best, std::string(name(arg)).c_str(), kBoundN);
-    if (m.d_max(f) < 0)
-      EXPECT_NEAR(v6, certified(Kernel::pilot_v3_5, f), 1e-9) << name(f) << ": d_max < 0 is v3.5's blend branch";
-    else
-      EXPECT_LT(v6, best) << name(f) << " (rerun: maskapply hunt --pilot v6," << name(arg) << " --f " << name(f)
-                          << " --n " << kBoundN << " --seconds 0 --budget 0)";
+    std::printf("%-8s pilot_v6 certified %.4f, best of %s %.4f (%s), n = %zu\n", std::string(name(f)).c_str(), v6,
+                blend_branch ? "v2-v3.5" : "v1-v3.5", best, std::string(name(arg)).c_str(), kBoundN);
+    EXPECT_LT(v6, best) << name(f) << " (rerun: maskapply hunt --pilot v6," << name(arg) << " --f " << name(f)
+                        << " --n " << kBoundN << " --seconds 0 --budget 0)";
   }
 }
 
@@ -62,15 +63,16 @@ Summary uniform(double d, uint64_t seed, size_t n) {
 }
 
 TEST(PilotV6, CostsWithinItsMeasuredCeilingPerFOverTheBestOfV1ToV4OnUniformRandomSelections) {
-  // Measured worst per f (docs/pilot_v6.md, "What it costs on plain data"): sqrt 1.060 (0.02), frfrexp 1.074 (0.07)
+  // Measured worst per f (docs/pilot_v6.md, "What it costs on plain data"): sqrt 1.029 (0.015; 1.060 at 0.02
+  // before its blend_skip was cut short), frfrexp 1.074 (0.07)
   // and fma13 1.027 (0.15) with the one-pass compact band (1.287 and 1.290 at 0.05 without it) and blend_skip above
   // hi and lo (fma13 1.041 without it), sin35 1.278, sin10 1.250 and pow10 1.144 (0.05; the band is off for them).
-  // fma13 is held to issue 29's 1.03.
+  // sqrt and fma13 are held to issue 29's 1.03.
   struct Ceiling {
     Fn f;
     double max;
   };
-  const Ceiling ceilings[] = {{Fn::sqrt, 1.07},  {Fn::frfrexp, 1.08}, {Fn::sin35, 1.29},
+  const Ceiling ceilings[] = {{Fn::sqrt, 1.03},  {Fn::frfrexp, 1.08}, {Fn::sin35, 1.29},
                               {Fn::sin10, 1.26}, {Fn::pow10, 1.15},   {Fn::fma13, 1.03}};
   constexpr size_t n = 8192 + 94 * 4096;
   const CostModel m = CostModel::m5();

@@ -189,7 +189,7 @@ nlohmann::ordered_json options_json(const PilotOptions& o) {
   j["seed"] = o.seed, j["C"] = o.C, j["S"] = o.S, j["K"] = o.K, j["M"] = o.M;
   j["shrink"] = o.shrink, j["kappa"] = o.kappa, j["rho"] = o.rho;
   j["v6_pieces"] = o.v6_pieces, j["v6_bail"] = o.v6_bail, j["v6_lo"] = o.v6_lo;
-  j["v6_floor"] = o.v6_floor, j["v6_band"] = o.v6_band;
+  j["v6_floor"] = o.v6_floor, j["v6_band"] = o.v6_band, j["v6_skip_cut"] = o.v6_skip_cut;
   return j;
 }
 

@@ -63,11 +63,13 @@ TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
   EXPECT_EQ(o.v6_lo, 0.5);
   EXPECT_EQ(o.v6_floor, 0.01);
   EXPECT_EQ(o.v6_band, 0.35);
+  EXPECT_EQ(o.v6_skip_cut, 0.3);
   EXPECT_EQ(p.v6_pieces, o.v6_pieces);
   EXPECT_EQ(p.v6_bail, o.v6_bail);
   EXPECT_EQ(p.v6_lo, o.v6_lo);
   EXPECT_EQ(p.v6_floor, o.v6_floor);
   EXPECT_EQ(p.v6_band, o.v6_band);
+  EXPECT_EQ(p.v6_skip_cut, o.v6_skip_cut);
 }
 
 struct Hand {
@@ -176,7 +178,7 @@ Params params(const PilotOptions& o) {
   p.B = o.B, p.D = o.D, p.seed = o.seed, p.C = o.C, p.S = o.S, p.K = o.K, p.M = o.M;
   p.shrink = o.shrink, p.kappa = o.kappa, p.rho = o.rho;
   p.v6_pieces = o.v6_pieces, p.v6_bail = o.v6_bail, p.v6_lo = o.v6_lo;
-  p.v6_floor = o.v6_floor, p.v6_band = o.v6_band;
+  p.v6_floor = o.v6_floor, p.v6_band = o.v6_band, p.v6_skip_cut = o.v6_skip_cut;
   return p;
 }
 
@@ -264,7 +266,7 @@ TEST(Decisions, V6VerifiesEachBranchPieceByPieceAndFallsBackToCompactSkip) {
   for (size_t i = 0; i < 16; ++i) eq[i] = i < 8, eq[16 + i] = i < 6;  // probe 8: from lo6 = 6 to hi = 8
   EXPECT_EQ(strategies(kernel_trace(Kernel::pilot_v6, eq, o)), std::vector<S>(4, S::detour_skip));
   EXPECT_EQ(strategies(decide(Pilot::v6, eq, params(o))), std::vector<S>(4, S::detour_skip));
-  // d_max < 0: the article's blend branch.
+  // d_max < 0: the article's blend branch (its blend_skip cut short: the next test).
   o.d_max = -0.5;
   std::vector<uint8_t> sel(64, 0);
   EXPECT_EQ(kernel_trace(Kernel::pilot_v6, sel, o).runs, (std::vector<maskapply::Run>{{0, 64, S::blend_skip}}));
@@ -333,6 +335,44 @@ TEST(Decisions, V6BlendSkipsACheapFsTileWhenItsProbeIsAboveBothHiAndLo) {
     const Trace got = kernel_trace(Kernel::pilot_v6, sel, o);
     EXPECT_EQ(got.runs, r.want) << "probe " << r.probe << ", v6_band " << r.band;
     EXPECT_EQ(compare(decide(Pilot::v6, sel, params(o)), got), "") << "probe " << r.probe << ", v6_band " << r.band;
+  }
+}
+
+TEST(Decisions, V6CutsASparseProbesBlendSkipAfterAPieceWithManyNonEmptyBlocksPastTheProbe) {
+  // d_max < 0 (hi < 0): tile 256, probe 32 (xlo = 0.1 * 32 -> 3), 4 pieces of 4 blocks; piece 0's blocks 0 and 1
+  // are the probe's and not counted. A probe below xlo runs blend_skip as one run until a piece (not the last)
+  // with at least v6_skip_cut of its 4 blocks non-empty (0.5: 2 blocks; the kernels' >=), then blend; a probe
+  // at xlo or above blends the tile. Blocks count, not elements: one element or sixteen make a block non-empty.
+  PilotOptions o = small();
+  o.tile = 256, o.probe = 32, o.v6_pieces = 4, o.d_max = -0.5;
+  using S = Strategy;
+  struct Row {
+    std::vector<std::pair<size_t, size_t>> blocks;  // (block, selected elements in it)
+    double cut;
+    std::vector<maskapply::Run> want;
+    size_t bail;
+  };
+  const std::vector<Row> rows{
+      {{{0, 1}, {1, 1}}, 0.5, {{0, 256, S::blend_skip}}, kNoBail},
+      {{{2, 1}, {3, 1}}, 0.5, {{0, 64, S::blend_skip}, {64, 256, S::blend}}, 64},
+      {{{2, 1}, {3, 1}}, 0.55, {{0, 256, S::blend_skip}}, kNoBail},  // 2 of 4 is below 0.55
+      {{{0, 1}, {1, 1}, {2, 1}, {4, 1}, {6, 1}}, 0.5, {{0, 128, S::blend_skip}, {128, 256, S::blend}}, 128},
+      {{{5, 16}, {9, 16}, {12, 1}, {13, 1}, {14, 1}, {15, 1}}, 0.5, {{0, 256, S::blend_skip}}, kNoBail},  // last
+      {{{0, 3}, {2, 1}, {3, 1}}, 0.5, {{0, 256, S::blend}}, kNoBail},  // probe at xlo
+  };
+  for (const Row& r : rows) {
+    o.v6_skip_cut = r.cut;
+    std::vector<uint8_t> sel(256, 0);
+    std::string where;
+    for (const auto& [b, k] : r.blocks) {
+      for (size_t i = 0; i < k; ++i) sel[16 * b + i] = 1;
+      where += " " + std::to_string(b) + ":" + std::to_string(k);
+    }
+    const Trace got = kernel_trace(Kernel::pilot_v6, sel, o);
+    EXPECT_EQ(got.runs, r.want) << "blocks" << where << ", cut " << r.cut;
+    ASSERT_EQ(got.tiles.size(), 1u);
+    EXPECT_EQ(got.tiles[0].bail, r.bail) << "blocks" << where << ", cut " << r.cut;
+    EXPECT_EQ(compare(decide(Pilot::v6, sel, params(o)), got), "") << "blocks" << where << ", cut " << r.cut;
   }
 }
 
