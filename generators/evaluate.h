@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cost_model.h"
+#include "emulation.h"
 #include "registry.h"
 #include "regret.h"
 
@@ -72,7 +73,5 @@ struct Measured {
 };
 Measured measured_regret(double pilot_ns, size_t n, const CaseTimings& t);
 
-// True when this process runs under an emulator (qemu-user): timings mean nothing then.
-bool under_emulation();
 
 }  // namespace maskapply::gen

@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "bound.h"
+#include "emulation.h"
 #include "fast_pilot.h"
 
 namespace maskapply::gen::hunt {
@@ -28,12 +29,10 @@ struct Case {
   double xlo = 0.1;
 };
 
-// Under qemu (MASKAPPLY_EMULATED, set by ctest's registration when cross-compiling) the enumerations use the
-// smaller alphabets and fewer sequences: the same code on the same doubles, natively checked in full.
-bool emulated() {
-  const char* e = std::getenv("MASKAPPLY_EMULATED");
-  return e && *e == '1';
-}
+// Under an emulator (MASKAPPLY_EMULATED, set by ctest's registration when cross-compiling, or an emulated arm64
+// system, recognised by gen::under_emulation()) the enumerations use the smaller alphabets and fewer sequences: the
+// same code on the same doubles, natively checked in full.
+bool emulated() { return under_emulation(); }
 
 // The small settings' options: probe 16, xlo 0.1 (1) unless the case says, lo 0.3 (4), no calibration, d_max injected; pilot_v6's
 // one-pass compact (on for d_max < v6_band = 0.35) ends after a piece of one block with fewer than 2 selected.

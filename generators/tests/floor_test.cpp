@@ -24,16 +24,16 @@
 #include <random>
 
 #include "bound.h"
+#include "emulation.h"
 #include "floor.h"
 #include "regret.h"
 
 namespace maskapply::gen::hunt {
 namespace {
 
-bool emulated() {
-  const char* e = std::getenv("MASKAPPLY_EMULATED");
-  return e && *e == '1';
-}
+// Under an emulator (qemu-user: the qemu presets, which set MASKAPPLY_EMULATED, or an emulated arm64 system, which
+// gen::under_emulation() recognises by the host's /proc/cpuinfo) fewer f and draws: the same code on the same doubles.
+bool emulated() { return under_emulation(); }
 
 // Two decided tiles after the article's calibration region (natively; one under qemu).
 size_t small_n() { return 8192 + (emulated() ? 1 : 2) * 4096; }

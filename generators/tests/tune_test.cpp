@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "cost_model.h"
+#include "emulation.h"
 #include "pattern_file.h"
 #include "run_cli.h"
 #include "tune.h"
@@ -69,8 +70,13 @@ double hunt_bound(const std::string& pilot, const std::string& f, const std::str
   return j["best"][0]["bound"].get<double>();
 }
 
+// Under an emulator (gen::under_emulation(): the qemu presets, an emulated arm64 system) the two heaviest tests run
+// one f or one pilot: the same code on the same doubles, natively checked in full (64 s on a 2-core x86-64 VM).
+bool emulated() { return gen::under_emulation(); }
+
 TEST_F(Tune, NeverReturnsOptionsWithAWorseCertifiedBoundThanItsStartAndNeverLosesToTheOneKnobSweep) {
   for (const std::string f : {"pow10", "fma13"}) {
+    if (emulated() && f != "pow10") continue;
     const nlohmann::json j = tune("v3_5", f, {"--budget", "4"});
     ASSERT_FALSE(j.is_null());
     const auto& r = j["results"][0];
@@ -148,6 +154,7 @@ TEST_F(Tune, HandsEachPilotTheKnobsTheEarlierPilotsTunesMovedForTheSameF) {
 
 TEST_F(Tune, HuntOptionsReprintsEveryBoundItPrintsAndTheLibrarysParserReadsEveryLineBack) {
   for (const std::string pilot : {"v3_5", "v4"}) {
+    if (emulated() && pilot != "v4") continue;
     const nlohmann::json j = tune(pilot, "fma13", pilot == "v4" ? std::vector<std::string>{"--knobs", "probe,lo,distrust"}
                                                                 : std::vector<std::string>{});
     ASSERT_FALSE(j.is_null());
