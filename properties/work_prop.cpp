@@ -204,6 +204,21 @@ testing::Case pilot_v6_case(Fn f, size_t tiles) {
   return c;
 }
 
+// Runs c on workspaces of one tile and of 100 elements; for each, covered(runs, bails) with the trace's count of
+// runs of strategy s and of tiles whose run stopped early (the fixture's coverage assertions), then the work term
+// by term.
+template <class Covered>
+void charged_on_both_workspaces(const testing::Case& c, Strategy s, Covered&& covered) {
+  for (const size_t capacity : {c.options.tile, size_t{100}}) {
+    const Executed e = execute(c, capacity);
+    size_t runs = 0, bails = 0;
+    for (const maskapply::Run& r : e.trace.runs) runs += r.strategy == s;
+    for (const TileDecision& t : e.trace.tiles) bails += t.bail != kNoBail;
+    covered(runs, bails);
+    EXPECT_EQ(differences(c, capacity, e), "") << "workspace capacity " << capacity;
+  }
+}
+
 TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sOnePassCompact) {
   testing::Case c = pilot_v6_case(Fn::frfrexp, 6);
   const size_t region = c.options.calib_blocks * c.options.calib_len, tile = c.options.tile;
@@ -214,15 +229,10 @@ TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sOnePassCompact) {
     const bool sparse_rest = t % 2 == 1 && (i - region) % tile >= c.options.probe;
     if (!sparse_rest && (x >> 33) % 100 < 5) c.data[i] = 0.25f;
   }
-  for (const size_t capacity : {tile, size_t{100}}) {
-    const Executed e = execute(c, capacity);
-    size_t compact = 0, stopped = 0;
-    for (const maskapply::Run& r : e.trace.runs) compact += r.strategy == Strategy::compact;
-    for (const TileDecision& t : e.trace.tiles) stopped += t.bail != kNoBail;
+  charged_on_both_workspaces(c, Strategy::compact, [](size_t compact, size_t stopped) {
     EXPECT_GE(compact, 4u) << "the band no longer runs: the fixture does not cover the one-pass compact";
     EXPECT_GE(stopped, 2u) << "no one-pass compact stopped at a sparse piece";
-    EXPECT_EQ(differences(c, capacity, e), "");
-  }
+  });
 }
 
 // pilot_v6's blend_skip for a cheap f whose probe is above hi and lo (frfrexp: hi 18, lo 40 of 256): tiles whose
@@ -234,13 +244,9 @@ TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sBlendSkipForACheapF) {
     const size_t at = (i - region) % tile;
     if (at < c.options.probe || (at / 16) % 3 == 0) c.data[i] = 0.25f;  // a full probe; then one block in three
   }
-  for (const size_t capacity : {tile, size_t{100}}) {
-    const Executed e = execute(c, capacity);
-    size_t skip = 0;
-    for (const maskapply::Run& r : e.trace.runs) skip += r.strategy == Strategy::blend_skip;
+  charged_on_both_workspaces(c, Strategy::blend_skip, [](size_t skip, size_t) {
     EXPECT_GE(skip, 4u) << "the fixture does not cover pilot_v6's blend_skip for a cheap f";
-    EXPECT_EQ(differences(c, capacity, e), "");
-  }
+  });
 }
 
 // pilot_v6's blend_skip for a sparse probe when d_max < 0 (sqrt under m5: xlo 3 of 256, cut at 5 of a piece's 16
@@ -254,15 +260,10 @@ TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sCutBlendSkip) {
     const size_t at = (i - region) % tile, t = (i - region) / tile;
     if (at >= probe && (t % 2 == 0 ? (at / 16) % 4 == 1 : at < 2 * probe)) c.data[i] = 0.25f;
   }
-  for (const size_t capacity : {tile, size_t{100}}) {
-    const Executed e = execute(c, capacity);
-    size_t skip = 0, cut = 0;
-    for (const maskapply::Run& r : e.trace.runs) skip += r.strategy == Strategy::blend_skip;
-    for (const TileDecision& t : e.trace.tiles) cut += t.bail != kNoBail;
+  charged_on_both_workspaces(c, Strategy::blend_skip, [](size_t skip, size_t cut) {
     EXPECT_GE(skip, 4u) << "the fixture does not cover pilot_v6's blend_skip for a sparse probe";
     EXPECT_EQ(cut, 2u) << "pilot_v6's blend_skip was not cut in the odd tiles alone";
-    EXPECT_EQ(differences(c, capacity, e), "");
-  }
+  });
 }
 
 }  // namespace
