@@ -78,7 +78,10 @@ std::string to_text(const Case& c, std::string_view comment) {
     << " B=" << num(o.B) << " D=" << num(o.D) << " calib_blocks=" << o.calib_blocks << " calib_len=" << o.calib_len
     << " verify_blocks=" << o.verify_blocks << " bail=" << num(o.bail) << " distrust=" << o.distrust
     << " seed=" << o.seed << " C=" << num(o.C) << " S=" << num(o.S) << " K=" << num(o.K) << " M=" << num(o.M)
-    << " shrink=" << num(o.shrink) << " kappa=" << num(o.kappa) << " rho=" << num(o.rho) << " v6_pieces=" << o.v6_pieces << " v6_bail=" << num(o.v6_bail) << " v6_lo=" << num(o.v6_lo) << " v6_floor=" << num(o.v6_floor) << " v6_band=" << num(o.v6_band) << " v6_skip_cut=" << num(o.v6_skip_cut) << " d_max=" << (o.d_max ? num(*o.d_max) : std::string("timed")) << "\n";
+    << " shrink=" << num(o.shrink) << " kappa=" << num(o.kappa) << " rho=" << num(o.rho)
+    << " v6_pieces=" << o.v6_pieces << " v6_bail=" << num(o.v6_bail) << " v6_lo=" << num(o.v6_lo)
+    << " v6_floor=" << num(o.v6_floor) << " v6_band=" << num(o.v6_band) << " v6_skip_cut=" << num(o.v6_skip_cut)
+    << " d_max=" << (o.d_max ? num(*o.d_max) : std::string("timed")) << "\n";
   if (c.workspace) {
     char g[24];
     std::snprintf(g, sizeof g, "%016llx", static_cast<unsigned long long>(c.workspace->garbage));

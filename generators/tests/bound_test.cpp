@@ -34,8 +34,9 @@ struct Case {
 // same code on the same doubles, natively checked in full.
 bool emulated() { return under_emulation(); }
 
-// The small settings' options: probe 16, xlo 0.1 (1) unless the case says, lo 0.3 (4), no calibration, d_max injected; pilot_v6's
-// one-pass compact (on for d_max < v6_band = 0.35) ends after a piece of one block with fewer than 2 selected.
+// The small settings' options: probe 16, xlo 0.1 (1) unless the case says, lo 0.3 (4), no calibration, d_max
+// injected; pilot_v6's one-pass compact (on for d_max < v6_band = 0.35) ends after a piece of one block with fewer
+// than 2 selected.
 PilotOptions small_options(const CostModel& m, const Case& c) {
   PilotOptions o;
   o.tile = c.tile, o.probe = 16, o.xlo = c.xlo, o.lo = 0.3, o.calib_blocks = 0, o.verify_blocks = c.verify_blocks;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // pilot_v6 (docs/pilot_v6.md) against the pilots it was designed to beat, on the model: its certified bound (the
 // bound's own program, generators/hunt/bound.cpp, exact on the small settings of generators_bound_test) below
-// every certified bound of v1, v2, v3 and v3.5 for every f with d_max >= 0, and for sqrt (d_max < 0) below v2's, v3's
-// and v3.5's (the article's blend branch, whose blend_skip v6 cuts short) but not v1's; its model cost on uniform random selections within its measured ceiling per f over the best
-// of v1-v4 (the 3 % is not reached for every f, docs/pilot_v6.md says where and why); the article's three
-// countertests under their f within their measured ceilings.
+// every certified bound of v1, v2, v3 and v3.5 for every f with d_max >= 0, and for sqrt (d_max < 0) below v2's,
+// v3's and v3.5's (the article's blend branch, whose blend_skip v6 cuts short) but not v1's; its model cost on
+// uniform random selections within its measured ceiling per f over the best of v1-v4 (the 3 % is not
+// reached for every f, docs/pilot_v6.md says where and why); the article's three countertests under their f within
+// their measured ceilings.
 #include <gtest/gtest.h>
 
 #include <algorithm>
