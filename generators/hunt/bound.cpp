@@ -69,6 +69,8 @@ struct Stage {
   bool run_start = true;  // b0 starts a pilot run (its first block compared with "non-empty"; count from 0)
   bool count_blocks = false;  // the counter counts non-empty blocks, not selected elements
   Ctr ctr;
+  // What a block with a selected elements adds to the counter.
+  unsigned counted(unsigned a) const { return count_blocks ? (a > 0 ? 1u : 0u) : a; }
   std::function<void(size_t count, const Emit&)> route;  // at b1: where each count goes
 };
 
@@ -200,11 +202,12 @@ void add_piece0(TileModel& t, const V6Pieces& vp, Strategy s, size_t pb,
   t.stages.push_back(a);
 }
 
-// compact_skip from the end of piece k to the tile's end, for k = 0 .. nb - 2, as consecutive stages.
-void add_fallbacks(TileModel& t, const V6Pieces& vp) {
+// The fallback s (compact_skip unless said) from the end of piece k to the tile's end, for k = 0 .. nb - 2, as
+// consecutive stages.
+void add_fallbacks(TileModel& t, const V6Pieces& vp, Strategy s = Strategy::compact_skip) {
   for (size_t k = 0; k + 1 < vp.nb; ++k) {
     Stage d;
-    d.b0 = vp.end(k), d.b1 = vp.blocks, d.s = Strategy::compact_skip;
+    d.b0 = vp.end(k), d.b1 = vp.blocks, d.s = s;
     d.ctr.K = 1;
     d.route = [](size_t, const Emit& emit) { emit(-1, 0, 0.0); };
     t.stages.push_back(d);
@@ -332,13 +335,7 @@ void add_skip_cut(TileModel& t, const Rules& r, size_t blocks, size_t pb,
     p.route = after_piece(k);
     t.stages.push_back(p);
   }
-  for (size_t k = 0; k + 1 < nb; ++k) {
-    Stage d;
-    d.b0 = vp.end(k), d.b1 = blocks, d.s = Strategy::blend;
-    d.ctr.K = 1;
-    d.route = [](size_t, const Emit& emit) { emit(-1, 0, 0.0); };
-    t.stages.push_back(d);
-  }
+  add_fallbacks(t, vp, Strategy::blend);
 }
 
 // The stages of one tile of `blocks` blocks. mode 0: v1 (no probe) or judged by the probe; mode 1 + k: v4 judged
@@ -587,11 +584,11 @@ void TileDP::step(size_t si, size_t j, const Arr& in, Arr& out) const {
   std::vector<size_t> nx(L);
   for (unsigned a = 0; a <= 16; ++a) {
     if (forced_ && forced_[j].a != a) continue;
+    const unsigned ca = s.counted(a);
     for (size_t i = 0; i < L; ++i) {
-      nx[i] = ct.add(i, s.count_blocks ? (a > 0) : a);
+      nx[i] = ct.add(i, ca);
       gi[i] = p.group != 0 ? p.group * inc(ct.res(i), a) : 0.0;
     }
-    const unsigned ca = s.count_blocks ? (a > 0) : a;
     const size_t lim = ct.K > ca ? ct.K - ca : 0;  // i < lim: nx = i + ca
     const unsigned ne_lo = (a + 3) / 4, ne_hi = std::min(4u, a);
     const bool e = a == 0;
@@ -748,7 +745,7 @@ std::vector<Block> TileDP::backtrack(size_t exit_index) {
           const unsigned ne = coef > 0 ? ne_hi : ne_lo;
           const double w = pilot_block(si, j, a, ppe, ne) - lambda_ * (ob + ne * onr);
           for (size_t ii = 0; ii < L; ++ii) {
-            if (s.ctr.add(ii, s.count_blocks ? (a > 0) : a) != i) continue;
+            if (s.ctr.add(ii, s.counted(a)) != i) continue;
             const double g = p.group != 0 ? p.group * inc(s.ctr.res(ii), a) : 0.0;
             size_t src_o = 0;
             double sv = kNeg;

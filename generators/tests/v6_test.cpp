@@ -69,9 +69,9 @@ Summary uniform(double d, uint64_t seed, size_t n) {
 
 TEST(PilotV6, CostsWithinItsMeasuredCeilingPerFOverTheBestOfV1ToV4OnUniformRandomSelections) {
   // Measured worst per f (docs/pilot_v6.md, "What it costs on plain data"): sqrt 1.029 (0.015; 1.060 at 0.02
-  // before its blend_skip was cut short), frfrexp 1.074 (0.07)
-  // and fma13 1.027 (0.15) with the one-pass compact band (1.287 and 1.290 at 0.05 without it) and blend_skip above
-  // hi and lo (fma13 1.041 without it), sin35 1.278, sin10 1.250 and pow10 1.144 (0.05; the band is off for them).
+  // before its blend_skip was cut short), frfrexp 1.074 (0.07) and fma13 1.027 (0.15) with the one-pass compact
+  // band (1.287 and 1.290 at 0.05 without it) and blend_skip above hi and lo (fma13 1.041 without it), sin35 1.278,
+  // sin10 1.250 and pow10 1.144 (0.05; the band is off for them).
   // sqrt and fma13 are held to issue 29's 1.03.
   struct Ceiling {
     Fn f;

@@ -251,8 +251,8 @@ int tune_cmd(const TuneArgs& a, std::ostream& out, std::ostream& err) {
     out << j.dump(2) << "\n";
     return 0;
   }
-  out << "\n| pilot | f | bound before | one-knob sweep | bound after | after / sweep | floor of its shape | plain worst (density) "
-         "| candidates (bounded) | s (CPU s) |\n|---|---|---|---|---|---|---|---|---|---|\n";
+  out << "\n| pilot | f | bound before | one-knob sweep | bound after | after / sweep | floor of its shape "
+         "| plain worst (density) | candidates (bounded) | s (CPU s) |\n|---|---|---|---|---|---|---|---|---|---|\n";
   size_t beats = 0;
   double most = 0;
   for (const TuneJob& jb : jobs) {
@@ -262,9 +262,9 @@ int tune_cmd(const TuneArgs& a, std::ostream& out, std::ostream& err) {
     out << "| " << name(jb.pilot) << " | " << name(jb.f) << " | " << fixed(r.start.bound, 4) << " | "
         << fixed(r.sweep.bound, 4) << (r.sweep.moved.empty() ? " (start)" : " (" + r.sweep.moved + ")") << " | **"
         << fixed(r.best.bound, 4) << "** | " << fixed(r.best.bound / r.sweep.bound, 4) << " | "
-        << (jb.floor ? fixed(jb.floor->floor, 4) + " (every " + std::to_string(jb.family.every) + ")" : std::string("n/a"))
-        << " | " << fixed(r.best.plain_worst, 4) << " ("
-        << r.best.plain_density << ") | " << r.evaluations << " (" << r.bounds << ") | " << fixed(r.seconds, 1) << " ("
+        << (jb.floor ? fixed(jb.floor->floor, 4) + " (every " + std::to_string(jb.family.every) + ")"
+                     : std::string("n/a"))
+        << " | " << fixed(r.best.plain_worst, 4) << " (" << r.best.plain_density << ") | " << r.evaluations << " (" << r.bounds << ") | " << fixed(r.seconds, 1) << " ("
         << fixed(r.cpu_seconds, 1) << ")" << (r.capped ? " (capped)" : "") << " |\n";
   }
   out << "\ntune beats the one-knob sweep in " << beats << " of " << jobs.size() << " pilot x f"
