@@ -50,8 +50,8 @@ struct PilotOptions {
   size_t v6_pieces = 16;
   double v6_bail = 1.2;
   double v6_lo = 0.5;          // detour_skip from this density of the probe to hi; below it compact_skip
-  double v6_floor = 0.01;      // in the band: compact as one run, ending at a piece below this density
-  double v6_band = 0.35;       // the band (probe in [xlo, lo)) is on for f with d_max below this; off: compact_skip
+  double v6_floor = 0.01;      // a cheap f: compact as one run, ending at a piece below this density
+  double v6_band = 0.35;       // f with d_max below this is cheap (its own table: blend_skip or the one-pass compact)
   double v6_skip_cut = 0.3;    // d_max < 0, probe below xlo: blend_skip until a piece this full of non-empty blocks
 
   // Empty when the options are usable, else what is wrong.
@@ -413,14 +413,15 @@ void pilot_v4(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
 
 // pilot v6 (docs/pilot_v6.md): designed against the certified bound. v3.5's probe, but every branch that a costly
 // rest of the tile could punish is verified piece by piece and falls back to compact_skip, the strategy whose worst
-// case is the least: above hi the verified blend (bailing below v6_bail * d_max), from lo to hi detour_skip piece
-// by piece (each piece its own run, bailing below lo), below lo compact_skip; the pieces are min(v6_pieces, tile
-// size / probe) (at least one). For a cheap f (d_max < v6_band) a probe in [xlo, lo) runs compact as one run over
-// the pieces, ending at a piece below v6_floor (compact_skip on the rest): plain compact's speed on sparse
-// random data, one packed pass; and a probe above both hi and lo runs blend_skip over the tile, whose worst case
-// (a switch per block) is below the verified blend's for such an f. When d_max < 0 (blend is cheaper than detour
-// even over empty registers) the article's blend branch, its blend_skip (probe below xlo) cut short: after a piece
-// with at least v6_skip_cut of its blocks past the probe non-empty, blend on the rest. No memory between tiles.
+// case is the least; the pieces are min(v6_pieces, tile size / probe) (at least one). For a dear f (d_max >=
+// v6_band): above hi the verified blend (bailing below v6_bail * d_max), from v6_lo to hi detour_skip piece by
+// piece (each piece its own run, bailing below v6_lo), below v6_lo compact_skip. For a cheap f (0 <= d_max <
+// v6_band): a probe above both hi and lo runs blend_skip over the tile, whose worst case (a switch per block) is
+// the least for such an f; a probe from xlo up runs compact as one run over the pieces, ending at a piece below
+// v6_floor (compact_skip on the rest): plain compact's speed on random data, one packed pass; below xlo
+// compact_skip. When d_max < 0 (blend is cheaper than detour even over empty registers) the article's blend
+// branch, its blend_skip (probe below xlo) cut short: after a piece with at least v6_skip_cut of its blocks past
+// the probe non-empty, blend on the rest. No memory between tiles.
 template <class F, class M, class Obs = NullObserver>
 void pilot_v6(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions& o = {}, Obs&& obs = {}) {
   detail::Pilot p(a, n, f, mask, ws, o, obs);
@@ -433,14 +434,16 @@ void pilot_v6(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
       p.skip_cut(t, pieces, o.v6_skip_cut);
     else if (p.th().hi < 0)
       p.run(Strategy::blend, t);
-    else if (cnt > p.th().hi && cnt > p.th().lo && p.d_max() < o.v6_band)
+    else if (p.d_max() < o.v6_band && cnt > p.th().hi && cnt > p.th().lo)  // a cheap f
       p.run(Strategy::blend_skip, t);
-    else if (cnt > p.th().hi)
+    else if (p.d_max() < o.v6_band && cnt >= p.th().xlo)
+      p.compact_verified(t, pieces, o.v6_floor);
+    else if (p.d_max() < o.v6_band)
+      p.run(Strategy::compact_skip, t);
+    else if (cnt > p.th().hi)  // a dear f
       p.verified_pieces(t, Strategy::blend_verified, pieces, o.v6_bail * p.d_max(), Strategy::compact_skip);
     else if (cnt >= v6_lo)
       p.verified_pieces(t, Strategy::detour_skip, pieces, o.v6_lo, Strategy::compact_skip);
-    else if (p.d_max() < o.v6_band && cnt >= p.th().xlo && cnt < p.th().lo)
-      p.compact_verified(t, pieces, o.v6_floor);
     else
       p.run(Strategy::compact_skip, t);
   });

@@ -226,12 +226,14 @@ class Decider {
           }
           return;
         }
-        const bool blend = cnt > lim_.hi;
+        const bool cheap = p_.d_max < p_.v6_band;
         // A cheap f's probe above hi and lo: blend_skip over the tile.
-        if (blend && cnt > lim_.lo && p_.d_max < p_.v6_band) return emit(d.begin, d.end, Strategy::blend_skip);
-        // Below lo6: the one-pass compact band for a cheap f, else compact_skip over the tile.
-        const bool band = !blend && cnt < probe_count(p_.v6_lo, p_.probe);
-        if (band && !(p_.d_max < p_.v6_band && cnt >= lim_.xlo && cnt < lim_.lo))
+        if (cheap && cnt > lim_.hi && cnt > lim_.lo) return emit(d.begin, d.end, Strategy::blend_skip);
+        // Verified piece by piece: a dear f's blend above hi and detour_skip from lo6, a cheap f's one-pass
+        // compact from xlo; any other probe: compact_skip over the tile.
+        const bool blend = !cheap && cnt > lim_.hi;
+        const bool band = cheap && cnt >= lim_.xlo;
+        if (!blend && !band && (cheap || cnt < probe_count(p_.v6_lo, p_.probe)))
           return emit(d.begin, d.end, Strategy::compact_skip);
         const double floor = blend ? p_.v6_bail * p_.d_max : band ? p_.v6_floor : p_.v6_lo;
         size_t stop = size;

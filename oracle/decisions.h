@@ -22,13 +22,13 @@
 //     (not the last) whose count / length < bail * d_max, detour the rest; v5's chunks are the same pieces;
 //   - v6 (docs/pilot_v6.md): the probe; d_max < 0 (hi < 0): blend when cnt >= xlo, else blend_skip as one run over
 //     the same pieces as below, ending after a piece (not the last) in which at least v6_skip_cut of its
-//     length / 16 blocks begin at or after the probe's end and hold a selected element, then blend; cnt > hi and
-//     cnt > lo with d_max < v6_band: blend_skip over the tile; otherwise cnt > hi: blend_verified over
+//     length / 16 blocks begin at or after the probe's end and hold a selected element, then blend; a cheap f
+//     (0 <= d_max < v6_band): cnt > hi and cnt > lo: blend_skip over the tile; xlo <= cnt otherwise: compact as
+//     one run over the pieces below, ending after a piece (not the last) whose count / length < v6_floor, then
+//     compact_skip; cnt < xlo: compact_skip; a dear f (d_max >= v6_band): cnt > hi: blend_verified over
 //     min(v6_pieces, size / probe) pieces (at least 1), bailing after a piece (not the last) whose count / length
 //     < v6_bail * d_max, then compact_skip; lo6 <= cnt <= hi (lo6 = v6_lo * probe, truncated as the others):
-//     detour_skip, one run per piece, the same bail below v6_lo; below lo6, when d_max < v6_band and
-//     xlo <= cnt < lo: compact as one run over the same pieces, ending after a piece (not the last) whose
-//     count / length < v6_floor, then compact_skip; otherwise compact_skip;
+//     detour_skip, one run per piece, the same bail below v6_lo; below lo6 compact_skip;
 //   - probed: the elements the probe read (the window, or v5's 32 per pair), 0 when the tile was not probed.
 #pragma once
 

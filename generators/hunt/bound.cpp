@@ -110,11 +110,12 @@ struct Rules {
     switch (pilot) {
       case Kernel::pilot_v6:
         return hi < 0    ? (c < xlo ? kSkipCut : static_cast<int>(Strategy::blend))
-               : (c > hi && c > lo && dm < o.v6_band) ? static_cast<int>(Strategy::blend_skip)
+               : dm < o.v6_band ? (c > hi && c > lo ? static_cast<int>(Strategy::blend_skip)
+                                   : c >= xlo      ? kVerifiedCompact
+                                                   : static_cast<int>(Strategy::compact_skip))
                : c > hi  ? kVerified
                : c >= lo6 ? kVerifiedDetour
-               : (dm < o.v6_band && c >= xlo && c < lo) ? kVerifiedCompact
-                                     : static_cast<int>(Strategy::compact_skip);
+                          : static_cast<int>(Strategy::compact_skip);
       case Kernel::pilot_v2:
         return static_cast<int>(c > hi ? blend_branch(c) : c < xlo ? Strategy::detour_skip : Strategy::detour);
       case Kernel::pilot_v3: return static_cast<int>(c > hi ? blend_branch(c) : below_hi(c));

@@ -273,10 +273,11 @@ TEST(Decisions, V6VerifiesEachBranchPieceByPieceAndFallsBackToCompactSkip) {
   EXPECT_EQ(decide(Pilot::v6, sel, params(o)).runs, (std::vector<maskapply::Run>{{0, 64, S::blend_skip}}));
 }
 
-TEST(Decisions, V6CompactsACheapFsSparseBandInOneRunUntilAPieceBelowTheFloor) {
-  // d_max = 0.3 < v6_band = 0.35 (a cheap f): hi = 4, xlo = 1, lo = 6, lo6 = 8 (no detour band). A probe in
-  // [xlo, hi] runs compact as one run over 4 pieces of 16, ending after a piece (not the last) below v6_floor =
-  // 0.125 (1 of 16 stops, 2 = 0.125 does not); below xlo, or with the band off, compact_skip.
+TEST(Decisions, V6CompactsACheapFsTileInOneRunFromXloUntilAPieceBelowTheFloor) {
+  // d_max = 0.3 < v6_band = 0.35 (a cheap f): hi = 4, xlo = 1, lo = 6, lo6 = 8 (a cheap f has no detour_skip and
+  // no verified blend). A probe from xlo to max(hi, lo) = 6 runs compact as one run over 4 pieces of 16, ending
+  // after a piece (not the last) below v6_floor = 0.125 (1 of 16 stops, 2 = 0.125 does not); below xlo, or with
+  // the f not cheap, compact_skip.
   PilotOptions o = small();
   o.v6_pieces = 4, o.d_max = 0.3, o.v6_floor = 0.125;
   using S = Strategy;
@@ -291,7 +292,8 @@ TEST(Decisions, V6CompactsACheapFsSparseBandInOneRunUntilAPieceBelowTheFloor) {
       {2, 1, 16, {{0, 32, S::compact}, {32, 64, S::compact_skip}}, 32},
       {1, 16, 16, {{0, 16, S::compact}, {16, 64, S::compact_skip}}, 16},  // xlo itself is in the band
       {0, 16, 16, {{0, 64, S::compact_skip}}, kNoBail},
-      {6, 16, 16, {{0, 64, S::blend_verified}}, kNoBail},  // above hi
+      {5, 16, 16, {{0, 64, S::compact}}, kNoBail},  // above hi, below lo
+      {6, 1, 16, {{0, 32, S::compact}, {32, 64, S::compact_skip}}, 32},  // lo itself
   };
   for (const Row& r : rows) {
     std::vector<uint8_t> sel(64, 1);
@@ -302,7 +304,8 @@ TEST(Decisions, V6CompactsACheapFsSparseBandInOneRunUntilAPieceBelowTheFloor) {
     EXPECT_EQ(got.tiles[0].bail, r.bail) << "probe " << r.probe << ", piece 1 " << r.piece1;
     EXPECT_EQ(compare(decide(Pilot::v6, sel, params(o)), got), "") << "probe " << r.probe << ", piece 1 " << r.piece1;
   }
-  // The band is for d_max below v6_band only: at d_max = v6_band it is compact_skip.
+  // The one-pass compact is for d_max below v6_band only: at d_max = v6_band the f is dear, and a probe below
+  // lo6 runs compact_skip.
   o.v6_band = 0.3;
   std::vector<uint8_t> sel(64, 1);
   for (size_t i = 0; i < 16; ++i) sel[i] = i < 2;
@@ -312,7 +315,8 @@ TEST(Decisions, V6CompactsACheapFsSparseBandInOneRunUntilAPieceBelowTheFloor) {
 
 TEST(Decisions, V6BlendSkipsACheapFsTileWhenItsProbeIsAboveBothHiAndLo) {
   // d_max = 0.3 < v6_band = 0.35: hi = 4, lo = 6. A probe above both (7 of 16 and up) runs blend_skip over the
-  // tile, whatever follows; at lo itself (6) or with the f not cheap (v6_band = 0.3) the verified blend, which
+  // tile, whatever follows; at lo itself (6) the one-pass compact, which stops after piece 2 (piece 1's 1 of 16
+  // is above v6_floor = 0.01, piece 2's 0 below); with the f not cheap (v6_band = 0.3) the verified blend, which
   // bails after piece 1 (1 of 16 is below 1.2 * 0.3).
   PilotOptions o = small();
   o.v6_pieces = 4, o.d_max = 0.3;
@@ -325,7 +329,7 @@ TEST(Decisions, V6BlendSkipsACheapFsTileWhenItsProbeIsAboveBothHiAndLo) {
   const std::vector<Row> rows{
       {7, 0.35, {{0, 64, S::blend_skip}}},
       {16, 0.35, {{0, 64, S::blend_skip}}},
-      {6, 0.35, {{0, 32, S::blend_verified}, {32, 64, S::compact_skip}}},
+      {6, 0.35, {{0, 48, S::compact}, {48, 64, S::compact_skip}}},
       {7, 0.3, {{0, 32, S::blend_verified}, {32, 64, S::compact_skip}}},
   };
   for (const Row& r : rows) {
