@@ -2,14 +2,16 @@
 // pilot_v6's design by measurement (docs/pilot_v6.md, "Rules tried"): for each f under m5 at n = 147 456, its
 // certified bound (bisection of the bound's F(lambda) to 2^-14, no witness) and its worst model cost over the best
 // of v1-v4 on uniform random selections (densities 0.005-1, seeds 1 and 2). Options from the environment:
-// X_VB=v6_pieces X_BAIL=v6_bail X_LOD=v6_lo X_FLOOR=v6_floor X_BAND=v6_band X_CUT=v6_skip_cut; X_NOBOUND=1 or
-// X_NOPLAIN=1 skip a part, X_F=name measures that f only. The plain-data worst is also given for densities <= 0.2
-// and above.
+// X_PROBE=probe X_VB=v6_pieces X_BAIL=v6_bail X_LOD=v6_lo X_FLOOR=v6_floor X_BAND=v6_band X_CUT=v6_skip_cut;
+// X_NOBOUND=1 or X_NOPLAIN=1 skip a part, X_F=name measures that f only, X_ALLD=1 prints each density's ratio. The
+// plain-data worst is also given for densities <= 0.2 and above.
 //   X_LOD=0.3 build/x86/generators/maskapply_v6_explore
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
+#include <vector>
 #include "bound.h"
 #include "regret.h"
 #include "search.h"
@@ -22,6 +24,7 @@ PilotOptions opts(const CostModel& m, Fn f) {
   if (getenv("X_LOD")) o.v6_lo = atof(getenv("X_LOD"));
   if (getenv("X_FLOOR")) o.v6_floor = atof(getenv("X_FLOOR"));
   if (getenv("X_BAND")) o.v6_band = atof(getenv("X_BAND"));
+  if (getenv("X_PROBE")) o.probe = atol(getenv("X_PROBE"));
   if (getenv("X_CUT")) o.v6_skip_cut = atof(getenv("X_CUT"));
   return o;
 }
@@ -41,6 +44,7 @@ int main() {
     }
     if (plain) {
       double worst = 0, wd = 0, wlo = 0, whi = 0;
+      std::vector<std::pair<double, double>> per;  // density, worst over the seeds
       for (double d : {0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0})
         for (uint64_t seed : {1, 2}) {
           char text[128];
@@ -50,9 +54,12 @@ int main() {
           for (Kernel k : kPilots) if (k < Kernel::pilot_v5) best = std::min(best, Scorer(k, f, m).score(s).pilot_cost);
           const double r = Scorer(Kernel::pilot_v6, f, m, o).score(s).pilot_cost / best;
           if (r > worst) worst = r, wd = d;
+          if (seed == 1) per.push_back({d, r}); else per.back().second = std::max(per.back().second, r);
           (d <= 0.2 ? wlo : whi) = std::max(d <= 0.2 ? wlo : whi, r);
         }
       printf(" plain %.4f@%g (d<=0.2 %.4f, d>0.2 %.4f)", worst, wd, wlo, whi);
+      if (getenv("X_ALLD"))
+        for (const auto& [d, r] : per) printf(" %g:%.3f", d, r);
     }
     printf(" |"); fflush(stdout);
   }
