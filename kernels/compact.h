@@ -39,9 +39,11 @@ class CompactPass {
  public:
   CompactPass(float* p, F& f, M& mask, Workspace& ws, W& w)
       : p_(p), f_(f), mask_(mask), w_(w), tmp_(ws.tmp()), s_(ws.s()), idx_(ws.idx()), ptr_(tmp_) {}
-  // Compresses the blocks of [i0, i1) (multiples of 16). Returns how many of their elements were selected.
+  // Compresses the blocks of [i0, i1) (multiples of 16). Returns how many of their elements were selected; when
+  // nonempty is given, adds to it the non-empty blocks that begin at or after element `from` (from the lane codes
+  // the bookkeeping has anyway).
   template <bool Skip>
-  size_t compress(size_t i0, size_t i1) {
+  size_t compress(size_t i0, size_t i1, size_t* nonempty = nullptr, size_t from = 0) {
     const float* const before = ptr_;
     bool prev_empty = false;
     for (size_t i = i0; i < i1; i += kBlock) {
@@ -51,6 +53,7 @@ class CompactPass {
       std::array<uint32_t, 4> code;
       ptr_ += compress_block(ptr_, b, code, w_);
       book_block(s_, idx_, k_, i, code, w_);
+      if (nonempty && i >= from && (code[0] | code[1] | code[2] | code[3]) != 0) ++*nonempty;
     }
     return static_cast<size_t>(ptr_ - before);
   }
@@ -101,20 +104,24 @@ struct VerifiedCompact {
 };
 
 // pilot_v6's one-pass compact over n <= ws.capacity() elements: compact (no skip) compressing the VerifyPieces of
-// (n, pieces) one after the other, counting each; after a piece but the last whose density count / length is
-// below `floor` it compresses no more, and one packed pass (f once, one rounding to 16 lanes) and the expand
-// finish [0, end of that piece). [did, n) is untouched. Never reads or writes outside [p, p+n).
+// (n, pieces) one after the other, counting in each the non-empty blocks that begin at or after element `from`;
+// after a piece but the last that has such blocks and fewer than `floor` of them non-empty, it compresses no
+// more, and one packed pass (f once, one rounding to 16 lanes) and the expand finish [0, end of that piece).
+// [did, n) is untouched. Never reads or writes outside [p, p+n).
 template <class F, class M, class W = NoWork>
 VerifiedCompact compact_verified_span(float* p, size_t n, F& f, M& mask, Workspace& ws, size_t pieces, double floor,
-                                      W&& w = {}) {
+                                      size_t from, W&& w = {}) {
   const size_t body = n & ~(kBlock - 1);
   const VerifyPieces vp(n, pieces);
   CompactPass<F, M, std::remove_reference_t<W>> pass(p, f, mask, ws, w);
   VerifiedCompact r{n, 0};
   for (size_t k = 0; k < vp.count; ++k) {
     const size_t b = vp.begin(k), e = vp.end(k, n);
-    const size_t c = pass.template compress<false>(b, std::min(e, body));
-    if (k + 1 < vp.count && static_cast<double>(c) / static_cast<double>(e - b) < floor) {
+    size_t nonempty = 0;
+    pass.template compress<false>(b, std::min(e, body), &nonempty, from);
+    const size_t first = std::max(b, (from + kBlock - 1) & ~(kBlock - 1)), past = e > first ? (e - first) / kBlock : 0;
+    if (k + 1 < vp.count && past > 0 &&
+        static_cast<double>(nonempty) / static_cast<double>(past) < floor) {
       r.did = e;
       break;
     }

@@ -50,7 +50,7 @@ struct PilotOptions {
   size_t v6_pieces = 16;
   double v6_bail = 1.2;
   double v6_lo = 0.5;          // detour_skip from this density of the probe to hi; below it compact_skip
-  double v6_floor = 0.01;      // a cheap f: compact as one run, ending at a piece below this density
+  double v6_floor = 0.15;      // the one-pass compact ends at a piece with fewer of its blocks non-empty
   double v6_band = 0.35;       // f with d_max below this is cheap (its own table: blend_skip or the one-pass compact)
   double v6_skip_cut = 0.3;    // d_max < 0, probe below xlo: blend_skip until a piece this full of non-empty blocks
 
@@ -229,11 +229,14 @@ class Pilot {
     return did;
   }
 
-  // pilot_v6's one-pass compact over the tile (compact_verified_span in the VerifyPieces of (size, pieces)), reported
-  // as one compact run; after a piece but the last below `floor`, compact_skip on the rest. Returns where it
-  // stopped (tile-relative), or the tile size.
+  // pilot_v6's one-pass compact over the tile (compact_verified_span in the VerifyPieces of (size, pieces), counting
+  // the non-empty blocks past the probe), reported as one compact run; after a piece but the last with fewer than
+  // `floor` of its blocks past the probe non-empty, compact_skip on the rest. Returns where it stopped
+  // (tile-relative), or the tile size.
   size_t compact_verified(Tile& t, size_t pieces, double floor) {
-    const VerifiedCompact r = compact_verified_span(a_ + t.begin(), t.size(), f_, mask_, ws_, pieces, floor, work());
+    const size_t from = std::min(o_.probe, t.size());
+    const VerifiedCompact r =
+        compact_verified_span(a_ + t.begin(), t.size(), f_, mask_, ws_, pieces, floor, from, work());
     report(t.begin(), t.begin() + r.did, Strategy::compact);
     if (r.did < t.size()) {
       t.d.bail = t.begin() + r.did;
@@ -413,13 +416,14 @@ void pilot_v4(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
 
 // pilot v6 (docs/pilot_v6.md): designed against the certified bound. v3.5's probe, but every branch that a costly
 // rest of the tile could punish is verified piece by piece and falls back to compact_skip, the strategy whose worst
-// case is the least; the pieces are min(v6_pieces, tile size / probe) (at least one). For a dear f (d_max >=
-// v6_band): above hi the verified blend (bailing below v6_bail * d_max), from v6_lo to hi detour_skip piece by
-// piece (each piece its own run, bailing below v6_lo), below v6_lo compact_skip. For a cheap f (0 <= d_max <
-// v6_band): a probe above both hi and lo runs blend_skip over the tile, whose worst case (a switch per block) is
-// the least for such an f; a probe from xlo up runs compact as one run over the pieces, ending at a piece below
-// v6_floor (compact_skip on the rest): plain compact's speed on random data, one packed pass; below xlo
-// compact_skip. When d_max < 0 (blend is cheaper than detour even over empty registers) the article's blend
+// case is the least; the pieces are min(v6_pieces, tile size / probe) (at least one). The one-pass compact is
+// compact as one run over the pieces (one packed pass), ending after a piece (not the last) with fewer than
+// v6_floor of its blocks past the probe non-empty (compact_skip on the rest): plain compact's speed on random data.
+// For a dear f (d_max >= v6_band): above hi the verified blend (bailing below v6_bail * d_max), from v6_lo to hi
+// detour_skip piece by piece (each piece its own run, bailing below v6_lo), from xlo to lo the one-pass compact,
+// else compact_skip. For a cheap f (0 <= d_max < v6_band): a probe above both hi and lo runs blend_skip over the
+// tile, whose worst case (a switch per block) is the least for such an f; from xlo the one-pass compact; below
+// xlo compact_skip. When d_max < 0 (blend is cheaper than detour even over empty registers) the article's blend
 // branch, its blend_skip (probe below xlo) cut short: after a piece with at least v6_skip_cut of its blocks past
 // the probe non-empty, blend on the rest. No memory between tiles.
 template <class F, class M, class Obs = NullObserver>
@@ -444,6 +448,8 @@ void pilot_v6(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
       p.verified_pieces(t, Strategy::blend_verified, pieces, o.v6_bail * p.d_max(), Strategy::compact_skip);
     else if (cnt >= v6_lo)
       p.verified_pieces(t, Strategy::detour_skip, pieces, o.v6_lo, Strategy::compact_skip);
+    else if (cnt >= p.th().xlo && cnt < p.th().lo)
+      p.compact_verified(t, pieces, o.v6_floor);
     else
       p.run(Strategy::compact_skip, t);
   });

@@ -229,18 +229,29 @@ class Decider {
         const bool cheap = p_.d_max < p_.v6_band;
         // A cheap f's probe above hi and lo: blend_skip over the tile.
         if (cheap && cnt > lim_.hi && cnt > lim_.lo) return emit(d.begin, d.end, Strategy::blend_skip);
-        // Verified piece by piece: a dear f's blend above hi and detour_skip from lo6, a cheap f's one-pass
-        // compact from xlo; any other probe: compact_skip over the tile.
+        // Verified piece by piece: a dear f's blend above hi and detour_skip from lo6; the one-pass compact for a
+        // cheap f from xlo and for a dear f from xlo to lo; any other probe: compact_skip over the tile.
         const bool blend = !cheap && cnt > lim_.hi;
-        const bool band = cheap && cnt >= lim_.xlo;
-        if (!blend && !band && (cheap || cnt < probe_count(p_.v6_lo, p_.probe)))
-          return emit(d.begin, d.end, Strategy::compact_skip);
-        const double floor = blend ? p_.v6_bail * p_.d_max : band ? p_.v6_floor : p_.v6_lo;
+        const bool detour = !cheap && !blend && cnt >= probe_count(p_.v6_lo, p_.probe);
+        const bool band = !blend && !detour && cnt >= lim_.xlo && (cheap || cnt < lim_.lo);
+        if (!blend && !detour && !band) return emit(d.begin, d.end, Strategy::compact_skip);
+        const size_t probe_len = std::min(p_.probe, size);
         size_t stop = size;
         for (size_t i = 0; i < count; ++i) {
           const size_t bb = d.begin + i * len, be = i + 1 == count ? d.end : bb + len;
-          if (!blend && !band) emit(bb, be, Strategy::detour_skip);
-          if (i + 1 < count && static_cast<double>(selected(bb, be)) / static_cast<double>(be - bb) < floor) {
+          if (detour) emit(bb, be, Strategy::detour_skip);
+          if (i + 1 == count) break;
+          bool stops;
+          if (band) {  // fewer than v6_floor of the piece's blocks past the probe non-empty (none past: no check)
+            size_t past = 0, nonempty = 0;
+            for (size_t b = bb; b < be; b += 16)
+              if (b - d.begin >= probe_len) ++past, nonempty += selected(b, b + 16) > 0 ? 1 : 0;
+            stops = past > 0 && static_cast<double>(nonempty) / static_cast<double>(past) < p_.v6_floor;
+          } else {
+            const double floor = blend ? p_.v6_bail * p_.d_max : p_.v6_lo;
+            stops = static_cast<double>(selected(bb, be)) / static_cast<double>(be - bb) < floor;
+          }
+          if (stops) {
             stop = (i + 1) * len;
             break;
           }

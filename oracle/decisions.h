@@ -22,13 +22,15 @@
 //     (not the last) whose count / length < bail * d_max, detour the rest; v5's chunks are the same pieces;
 //   - v6 (docs/pilot_v6.md): the probe; d_max < 0 (hi < 0): blend when cnt >= xlo, else blend_skip as one run over
 //     the same pieces as below, ending after a piece (not the last) in which at least v6_skip_cut of its
-//     length / 16 blocks begin at or after the probe's end and hold a selected element, then blend; a cheap f
-//     (0 <= d_max < v6_band): cnt > hi and cnt > lo: blend_skip over the tile; xlo <= cnt otherwise: compact as
-//     one run over the pieces below, ending after a piece (not the last) whose count / length < v6_floor, then
-//     compact_skip; cnt < xlo: compact_skip; a dear f (d_max >= v6_band): cnt > hi: blend_verified over
+//     length / 16 blocks begin at or after the probe's end and hold a selected element, then blend; the
+//     one-pass compact: compact as one run over the pieces below, ending after a piece (not the last) that has
+//     blocks beginning at or after the probe's end and fewer than v6_floor of them non-empty, then compact_skip;
+//     a cheap f (0 <= d_max < v6_band): cnt > hi and cnt > lo: blend_skip over the tile; xlo <= cnt otherwise:
+//     the one-pass compact; cnt < xlo: compact_skip; a dear f (d_max >= v6_band): cnt > hi: blend_verified over
 //     min(v6_pieces, size / probe) pieces (at least 1), bailing after a piece (not the last) whose count / length
 //     < v6_bail * d_max, then compact_skip; lo6 <= cnt <= hi (lo6 = v6_lo * probe, truncated as the others):
-//     detour_skip, one run per piece, the same bail below v6_lo; below lo6 compact_skip;
+//     detour_skip, one run per piece, the same bail below v6_lo; xlo <= cnt < lo (and below lo6): the one-pass
+//     compact; otherwise compact_skip;
 //   - probed: the elements the probe read (the window, or v5's 32 per pair), 0 when the tile was not probed.
 #pragma once
 
@@ -71,13 +73,14 @@ inline constexpr size_t kMaxPairs = 32;
 }  // namespace v5
 
 // pilot_v6's constants (docs/pilot_v6.md's decision table): verified runs in 16 pieces, the blend bailing below
-// 1.2 d_max, detour_skip from a probe density of 0.5, the one-pass compact's floor 0.01 and band 0.35, blend_skip
-// cut at a piece with 0.3 of its blocks non-empty.
+// 1.2 d_max, detour_skip from a probe density of 0.5, the one-pass compact ending at a piece with fewer than 0.15
+// of its blocks past the probe non-empty, a cheap f below d_max 0.35, blend_skip cut at a piece with 0.3 of its
+// blocks non-empty.
 namespace v6 {
 inline constexpr size_t kPieces = 16;
 inline constexpr double kBail = 1.2;
 inline constexpr double kLo = 0.5;
-inline constexpr double kFloor = 0.01;
+inline constexpr double kFloor = 0.15;
 inline constexpr double kBand = 0.35;
 inline constexpr double kSkipCut = 0.3;
 }  // namespace v6

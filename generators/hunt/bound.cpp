@@ -35,24 +35,32 @@ inline unsigned inc(unsigned r, unsigned a) { return (r + a + 15) / 16 - (r + 15
 
 // A count carried in the state: exact below K; from K on only "at least K" and, with residue, its value mod 16
 // (what the packed pass's rounding needs). Indices 0 .. K-1 exact, K .. K+15 (or K) saturated.
+// With KB > 0 it is two counts in one (pilot_v6's one-pass compact): the non-empty blocks, saturated at KB, and
+// the selected elements mod 16; index = 16 * blocks + residue, and that index is also the count routes read and
+// write (a route decodes it; K is unused).
 struct Ctr {
   size_t K = 1;
   bool residue = true;
-  size_t size() const { return K + (residue ? 16 : 1); }
-  size_t from_count(size_t c) const { return c < K ? c : K + (residue ? c % 16 : 0); }
+  size_t KB = 0;
+  size_t size() const { return KB ? (KB + 1) * 16 : K + (residue ? 16 : 1); }
+  size_t from_count(size_t c) const {
+    if (KB) return std::min(c / 16, KB) * 16 + c % 16;
+    return c < K ? c : K + (residue ? c % 16 : 0);
+  }
   // A count the index stands for: itself, or the least c >= K with the index's residue (any c >= K with that
   // residue routes alike: every predicate a stage's end reads is constant from K on, by the choice of K).
   size_t rep(size_t i) const {
-    if (i < K) return i;
+    if (KB || i < K) return i;
     if (!residue) return K;
     const size_t r = i - K;
     return K + (r + 16 - K % 16) % 16;
   }
   size_t add(size_t i, unsigned a) const {
+    if (KB) return std::min(i / 16 + (a > 0 ? 1 : 0), KB) * 16 + (i % 16 + a) % 16;
     if (i < K) return from_count(i + a);
     return residue ? K + (i - K + a) % 16 : K;
   }
-  unsigned res(size_t i) const { return static_cast<unsigned>(i < K ? i % 16 : i - K); }
+  unsigned res(size_t i) const { return static_cast<unsigned>(KB || i < K ? i % 16 : i - K); }
 };
 
 // Oracle states inside a tile: a run that just ended (END; a blend block is END -> END), an open blend_skip
@@ -69,8 +77,8 @@ struct Stage {
   bool run_start = true;  // b0 starts a pilot run (its first block compared with "non-empty"; count from 0)
   bool count_blocks = false;  // the counter counts non-empty blocks, not selected elements
   Ctr ctr;
-  // What a block with a selected elements adds to the counter.
-  unsigned counted(unsigned a) const { return count_blocks ? (a > 0 ? 1u : 0u) : a; }
+  // What a block with a selected elements adds to the counter (a two-count counter takes a itself).
+  unsigned counted(unsigned a) const { return count_blocks && !ctr.KB ? (a > 0 ? 1u : 0u) : a; }
   std::function<void(size_t count, const Emit&)> route;  // at b1: where each count goes
 };
 
@@ -115,6 +123,7 @@ struct Rules {
                                                    : static_cast<int>(Strategy::compact_skip))
                : c > hi  ? kVerified
                : c >= lo6 ? kVerifiedDetour
+               : (c >= xlo && c < lo) ? kVerifiedCompact
                           : static_cast<int>(Strategy::compact_skip);
       case Kernel::pilot_v2:
         return static_cast<int>(c > hi ? blend_branch(c) : c < xlo ? Strategy::detour_skip : Strategy::detour);
@@ -251,43 +260,64 @@ void add_verified_v6(TileModel& t, const Rules& r, const CostModel& m, Fn f, siz
 }
 
 // pilot_v6's one-pass compact for a tile of `blocks` blocks whose probe covers its first pb blocks: compact as one
-// run (one packed pass) over V6Pieces until a piece but the last whose count is below its least non-bailing count;
-// then compact_skip to the tile's end. The run's count mod 16 (its packed pass's rounding) crosses the pieces:
-// piece k >= 1 (but the last) has a stage per residue r0 at its start, whose counter starts at r0, so that its
-// own count is the counter minus r0.
+// run (one packed pass) over V6Pieces until a piece but the last that has blocks past the probe and fewer than
+// v6_floor of them non-empty; then compact_skip to the tile's end. Past the probe its counter holds two counts
+// (Ctr::KB): the piece's non-empty blocks and the run's selected elements mod 16 (its packed pass's rounding),
+// which crosses the pieces: piece k >= 1 (but the last) has a stage per residue r0 at its start.
 void add_verified_compact(TileModel& t, const Rules& r, size_t blocks, size_t pb,
                           const std::function<long long(size_t)>& member, size_t Kp) {
   const V6Pieces vp(r, blocks);
   const size_t nb = vp.nb, lb = vp.lb;
-  const size_t thr = Rules::least_not_below(vp.len, r.o.v6_floor), need = vp.need(r.o.v6_floor);
+  // The least count of non-empty blocks among `past` (> 0) that does not stop the run (the kernels' expression).
+  const auto need_of = [&r](size_t past) { return Rules::least_not_below(past, r.o.v6_floor); };
+  const size_t T = need_of(lb);
+  const bool split = pb < vp.end(0);
+  const size_t head = t.stages.size();
   // Piece k in 1 .. nb-2 with residue r0: stage mid_from + 16 (k - 1) + r0; the last piece: last_stage; after a
-  // bail at the end of piece k: fallback_from + k.
-  const size_t mid_from = t.stages.size() + (pb < vp.end(0) ? 2 : 1);
+  // stop at the end of piece k: fallback_from + k.
+  const size_t mid_from = head + (split ? 2 : 1);
   const size_t last_stage = nb > 1 ? mid_from + 16 * (nb - 2) : 0;
   const size_t fallback_from = last_stage + 1;
-  const auto after_piece = [=](size_t k, size_t r0) {
-    return [=](size_t c, const Emit& emit) {
-      if (k + 1 == nb) return emit(-1, 0, 0.0);
-      if (c - r0 < thr) return emit(static_cast<int>(fallback_from + k), 0, 0.0);
-      const size_t r1 = c % 16;
-      if (k + 2 == nb) return emit(static_cast<int>(last_stage), r1, 0.0);
-      emit(static_cast<int>(mid_from + 16 * k + r1), r1, 0.0);
-    };
+  // After piece k with `nonempty` of its blocks past the probe non-empty (`need` to go on) and the run's residue r1.
+  const auto next = [=](size_t k, size_t nonempty, size_t need, size_t r1, const Emit& emit) {
+    if (k + 1 == nb) return emit(-1, 0, 0.0);
+    if (nonempty < need) return emit(static_cast<int>(fallback_from + k), 0, 0.0);
+    if (k + 2 == nb) return emit(static_cast<int>(last_stage), r1, 0.0);
+    emit(static_cast<int>(mid_from + 16 * k + r1), r1, 0.0);
   };
-  add_piece0(t, vp, Strategy::compact, pb, member, Kp, need, true, after_piece(0, 0));
+  Stage a;  // the probe: counts selected elements for the branch (and the residue)
+  a.b0 = 0, a.b1 = split ? pb : vp.end(0), a.s = Strategy::compact;
+  a.ctr.K = Kp;
+  if (split) {
+    a.route = [=](size_t c, const Emit& emit) {
+      if (member(c)) emit(static_cast<int>(head + 1), c % 16, 0.0);
+    };
+    t.stages.push_back(a);
+    const size_t need0 = need_of(vp.end(0) - pb);
+    Stage b;  // the rest of piece 0, past the probe
+    b.b0 = pb, b.b1 = vp.end(0), b.s = Strategy::compact, b.run_start = false;
+    b.ctr.K = 0, b.ctr.KB = std::max<size_t>(need0, 1);
+    b.route = [=](size_t c, const Emit& emit) { next(0, c / 16, need0, c % 16, emit); };
+    t.stages.push_back(b);
+  } else {
+    a.route = [=](size_t c, const Emit& emit) {
+      if (member(c)) next(0, 0, 0, c % 16, emit);  // no block past the probe: no check
+    };
+    t.stages.push_back(a);
+  }
   for (size_t k = 1; k + 1 < nb; ++k)
     for (size_t r0 = 0; r0 < 16; ++r0) {
       Stage p;
       p.b0 = k * lb, p.b1 = vp.end(k), p.s = Strategy::compact, p.run_start = false;
-      p.ctr.K = r0 + need;
-      p.route = after_piece(k, r0);
+      p.ctr.K = 0, p.ctr.KB = std::max<size_t>(T, 1);
+      p.route = [=](size_t c, const Emit& emit) { next(k, c / 16, T, c % 16, emit); };
       t.stages.push_back(p);
     }
   if (nb > 1) {
     Stage p;
     p.b0 = (nb - 1) * lb, p.b1 = blocks, p.s = Strategy::compact, p.run_start = false;
     p.ctr.K = 1;
-    p.route = after_piece(nb - 1, 0);
+    p.route = [](size_t, const Emit& emit) { emit(-1, 0, 0.0); };
     t.stages.push_back(p);
   }
   add_fallbacks(t, vp);
@@ -590,7 +620,7 @@ void TileDP::step(size_t si, size_t j, const Arr& in, Arr& out) const {
       nx[i] = ct.add(i, ca);
       gi[i] = p.group != 0 ? p.group * inc(ct.res(i), a) : 0.0;
     }
-    const size_t lim = ct.K > ca ? ct.K - ca : 0;  // i < lim: nx = i + ca
+    const size_t lim = !ct.KB && ct.K > ca ? ct.K - ca : 0;  // i < lim: nx = i + ca
     const unsigned ne_lo = (a + 3) / 4, ne_hi = std::min(4u, a);
     const bool e = a == 0;
     for (int pe = 0; pe < 2; ++pe) {

@@ -250,17 +250,27 @@ struct Sim {
   }
   // pilot_v6's verified run (docs/pilot_v6.md): st over the tile in v6_pieces pieces (blend_verified and compact:
   // one run up to where it stops; detour_skip: each piece its own run), falling back to compact_skip on the rest
-  // after a piece but the last whose density is below floor.
+  // after a piece but the last whose density is below floor (compact, the one-pass compact: that has blocks
+  // beginning at or after the probe's end and fewer than floor of them non-empty).
   void verified_v6(TileDecision& d, Strategy st, double floor) {
     const size_t size = d.end - d.begin;
     const size_t pieces = v6_piece_count(o, size);
     const size_t len = verify_len(size, pieces), nb = verify_count(size, pieces);
+    const size_t from = std::min(o.probe, size);
     size_t did = size;
     for (size_t k = 0; k < nb; ++k) {
       const size_t b = k * len, e = k + 1 == nb ? size : b + len;
-      const size_t cur = s.count(d.begin + b, d.begin + e);
       if (st != Strategy::blend_verified && st != Strategy::compact) run(d.begin + b, d.begin + e, st);
-      if (e < size && static_cast<double>(cur) / static_cast<double>(e - b) < floor) {
+      if (e == size) continue;
+      bool stops;
+      if (st == Strategy::compact) {
+        const size_t first = std::min(e, std::max(b, (from + 15) / 16 * 16));
+        const SpanStats ps = s.stats(d.begin + first, d.begin + e);
+        stops = ps.blocks > 0 && static_cast<double>(ps.blocks - ps.empty_blocks) / static_cast<double>(ps.blocks) < floor;
+      } else {
+        stops = static_cast<double>(s.count(d.begin + b, d.begin + e)) / static_cast<double>(e - b) < floor;
+      }
+      if (stops) {
         did = e;
         break;
       }
@@ -339,6 +349,7 @@ void simulate(Kernel pilot, const Summary& s, const PilotOptions& o, Trace& out)
         else if (dm < o.v6_band) sim.run(d.begin, d.end, Strategy::compact_skip);
         else if (c > sim.hi) sim.verified_v6(d, Strategy::blend_verified, o.v6_bail * dm);
         else if (c >= conv(o.v6_lo)) sim.verified_v6(d, Strategy::detour_skip, o.v6_lo);
+        else if (c >= sim.xlo && c < sim.lo) sim.verified_v6(d, Strategy::compact, o.v6_floor);
         else sim.run(d.begin, d.end, Strategy::compact_skip);
         break;
       }

@@ -104,8 +104,8 @@ const std::vector<double>& knob_grid(Knob k) {
       {1, 2, 4, 8, 16},                            // v6_pieces
       {0.75, 1, 1.2, 1.5, 2},                      // v6_bail
       {0.16, 0.3, 0.4, 0.5, 0.6, 0.8},             // v6_lo
-      {0.005, 0.01, 0.02, 0.03, 0.06},             // v6_floor
-      {0, 0.2, 0.35, 0.6, 1},                      // v6_band (0: the band off for every f; 1: on for every f)
+      {0.05, 0.1, 0.15, 0.2, 0.3},                 // v6_floor (non-empty blocks per piece)
+      {0, 0.2, 0.35, 0.6, 1},                      // v6_band (0: every f dear; 1: every f cheap)
   };
   return grids[static_cast<size_t>(k)];
 }

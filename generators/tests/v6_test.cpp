@@ -68,17 +68,17 @@ Summary uniform(double d, uint64_t seed, size_t n) {
 }
 
 TEST(PilotV6, CostsWithinItsMeasuredCeilingPerFOverTheBestOfV1ToV4OnUniformRandomSelections) {
-  // Measured worst per f (docs/pilot_v6.md, "What it costs on plain data"): sqrt 1.029 (0.015; 1.060 at 0.02
-  // before its blend_skip was cut short), frfrexp 1.027 (0.2) and fma13 1.021 (0.02) with a cheap f's one-pass
-  // compact from xlo up (frfrexp 1.074 at 0.07 when its probe above hi ran the verified blend; 1.287 and 1.290 at
-  // 0.05 with neither), sin35 1.278, sin10 1.250 and pow10 1.144 (0.05; dear f, no one-pass compact).
+  // Measured worst per f (docs/pilot_v6.md, "What it costs on plain data"): sqrt 1.029 (0.015), frfrexp 1.027
+  // (0.03), fma13 1.027 (0.03), sin35 1.145 (0.7), sin10 1.136 (0.9), pow10 1.047 (1.0): the one-pass compact (its
+  // stop counting non-empty blocks) from xlo for every f brought sin35, sin10 and pow10 from 1.278, 1.250 and
+  // 1.144 at 0.05; what is left for them is above d_max's neighbourhood and the verified blend's bail.
   // sqrt, frfrexp and fma13 are held to issue 29's 1.03.
   struct Ceiling {
     Fn f;
     double max;
   };
-  const Ceiling ceilings[] = {{Fn::sqrt, 1.03},  {Fn::frfrexp, 1.03}, {Fn::sin35, 1.29},
-                              {Fn::sin10, 1.26}, {Fn::pow10, 1.15},   {Fn::fma13, 1.03}};
+  const Ceiling ceilings[] = {{Fn::sqrt, 1.03},  {Fn::frfrexp, 1.03}, {Fn::sin35, 1.15},
+                              {Fn::sin10, 1.14}, {Fn::pow10, 1.05},   {Fn::fma13, 1.03}};
   constexpr size_t n = 8192 + 94 * 4096;
   const CostModel m = CostModel::m5();
   for (const auto& [f, ceiling] : ceilings) {

@@ -61,7 +61,7 @@ TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
   EXPECT_EQ(o.v6_pieces, 16u);
   EXPECT_EQ(o.v6_bail, 1.2);
   EXPECT_EQ(o.v6_lo, 0.5);
-  EXPECT_EQ(o.v6_floor, 0.01);
+  EXPECT_EQ(o.v6_floor, 0.15);
   EXPECT_EQ(o.v6_band, 0.35);
   EXPECT_EQ(o.v6_skip_cut, 0.3);
   EXPECT_EQ(p.v6_pieces, o.v6_pieces);
@@ -236,7 +236,8 @@ TEST(Decisions, ABailAtEachVerifyBlockStopsThereAndDetoursTheRest) {
 TEST(Decisions, V6VerifiesEachBranchPieceByPieceAndFallsBackToCompactSkip) {
   // Small options with 4 pieces of 16 (min(4, 64 / 16)): hi = 8, lo = 6 (0.4). Above hi the verified blend bails
   // after a piece below 1.2 * 0.5 = 0.6 (9 of 16 = 0.5625 bails, 10 = 0.625 does not); from lo to hi detour_skip
-  // one run per piece, bailing below 0.4 (6 of 16 = 0.375 bails, 7 = 0.4375 does not); below lo compact_skip.
+  // one run per piece, bailing below 0.4 (6 of 16 = 0.375 bails, 7 = 0.4375 does not); from xlo (1) below lo the
+  // one-pass compact (here every piece holds a non-empty block: it never stops); below xlo compact_skip.
   PilotOptions o = small();
   o.v6_pieces = 4, o.v6_lo = 0.4;
   using S = Strategy;
@@ -251,7 +252,8 @@ TEST(Decisions, V6VerifiesEachBranchPieceByPieceAndFallsBackToCompactSkip) {
       {8, 7, {{0, 16, S::detour_skip}, {16, 32, S::detour_skip}, {32, 48, S::detour_skip}, {48, 64, S::detour_skip}}},
       {7, 6, {{0, 16, S::detour_skip}, {16, 32, S::detour_skip}, {32, 64, S::compact_skip}}},
       {6, 16, {{0, 16, S::detour_skip}, {16, 64, S::compact_skip}}},
-      {5, 16, {{0, 64, S::compact_skip}}},
+      {5, 16, {{0, 64, S::compact}}},
+      {0, 16, {{0, 64, S::compact_skip}}},
   };
   for (const Row& r : rows) {
     std::vector<uint8_t> sel(64, 1);
@@ -275,9 +277,9 @@ TEST(Decisions, V6VerifiesEachBranchPieceByPieceAndFallsBackToCompactSkip) {
 
 TEST(Decisions, V6CompactsACheapFsTileInOneRunFromXloUntilAPieceBelowTheFloor) {
   // d_max = 0.3 < v6_band = 0.35 (a cheap f): hi = 4, xlo = 1, lo = 6, lo6 = 8 (a cheap f has no detour_skip and
-  // no verified blend). A probe from xlo to max(hi, lo) = 6 runs compact as one run over 4 pieces of 16, ending
-  // after a piece (not the last) below v6_floor = 0.125 (1 of 16 stops, 2 = 0.125 does not); below xlo, or with
-  // the f not cheap, compact_skip.
+  // no verified blend). A probe from xlo to max(hi, lo) = 6 runs compact as one run over 4 pieces of one block,
+  // ending after a piece (not the last) whose block is empty (piece 0 is the probe's: never checked); below xlo
+  // compact_skip. The next test has pieces of several blocks.
   PilotOptions o = small();
   o.v6_pieces = 4, o.d_max = 0.3, o.v6_floor = 0.125;
   using S = Strategy;
@@ -287,13 +289,13 @@ TEST(Decisions, V6CompactsACheapFsTileInOneRunFromXloUntilAPieceBelowTheFloor) {
     size_t bail;
   };
   const std::vector<Row> rows{
-      {2, 2, 16, {{0, 64, S::compact}}, kNoBail},
+      {2, 1, 16, {{0, 64, S::compact}}, kNoBail},  // one element makes piece 1's block non-empty
       {4, 16, 0, {{0, 64, S::compact}}, kNoBail},  // the last piece never stops it
-      {2, 1, 16, {{0, 32, S::compact}, {32, 64, S::compact_skip}}, 32},
-      {1, 16, 16, {{0, 16, S::compact}, {16, 64, S::compact_skip}}, 16},  // xlo itself is in the band
+      {2, 0, 16, {{0, 32, S::compact}, {32, 64, S::compact_skip}}, 32},
+      {1, 0, 16, {{0, 32, S::compact}, {32, 64, S::compact_skip}}, 32},  // xlo itself is in the band
       {0, 16, 16, {{0, 64, S::compact_skip}}, kNoBail},
       {5, 16, 16, {{0, 64, S::compact}}, kNoBail},  // above hi, below lo
-      {6, 1, 16, {{0, 32, S::compact}, {32, 64, S::compact_skip}}, 32},  // lo itself
+      {6, 0, 16, {{0, 32, S::compact}, {32, 64, S::compact_skip}}, 32},  // lo itself
   };
   for (const Row& r : rows) {
     std::vector<uint8_t> sel(64, 1);
@@ -304,19 +306,51 @@ TEST(Decisions, V6CompactsACheapFsTileInOneRunFromXloUntilAPieceBelowTheFloor) {
     EXPECT_EQ(got.tiles[0].bail, r.bail) << "probe " << r.probe << ", piece 1 " << r.piece1;
     EXPECT_EQ(compare(decide(Pilot::v6, sel, params(o)), got), "") << "probe " << r.probe << ", piece 1 " << r.piece1;
   }
-  // The one-pass compact is for d_max below v6_band only: at d_max = v6_band the f is dear, and a probe below
-  // lo6 runs compact_skip.
-  o.v6_band = 0.3;
-  std::vector<uint8_t> sel(64, 1);
-  for (size_t i = 0; i < 16; ++i) sel[i] = i < 2;
-  EXPECT_EQ(kernel_trace(Kernel::pilot_v6, sel, o).runs, (std::vector<maskapply::Run>{{0, 64, S::compact_skip}}));
-  EXPECT_EQ(decide(Pilot::v6, sel, params(o)).runs, (std::vector<maskapply::Run>{{0, 64, S::compact_skip}}));
+  // At d_max = v6_band the f is dear: the one-pass compact runs from xlo to lo only. With lo = 0.2 (3), a probe of
+  // 2 compacts; 3 and 4 (from lo to hi = 4, below lo6 = 8) run compact_skip.
+  o.v6_band = 0.3, o.lo = 0.2;
+  for (const auto& [probe, want] : {std::pair{2u, S::compact}, {3u, S::compact_skip}, {4u, S::compact_skip}}) {
+    std::vector<uint8_t> sel(64, 1);
+    for (size_t i = 0; i < 16; ++i) sel[i] = i < probe;
+    EXPECT_EQ(kernel_trace(Kernel::pilot_v6, sel, o).runs, (std::vector<maskapply::Run>{{0, 64, want}})) << probe;
+    EXPECT_EQ(decide(Pilot::v6, sel, params(o)).runs, (std::vector<maskapply::Run>{{0, 64, want}})) << probe;
+  }
+}
+
+TEST(Decisions, V6sOnePassCompactStopsAfterAPieceWithTooFewNonEmptyBlocksPastTheProbe) {
+  // Tile 256, probe 32 (blocks 0 and 1), 4 pieces of 4 blocks; d_max = 0.3 (a cheap f): xlo = 3, hi = 9, lo = 12;
+  // the probe holds 4 (the one-pass compact). v6_floor = 0.5: piece 0 has 2 blocks past the probe and stops with
+  // none of them non-empty (1 of 2 = 0.5 does not: the kernels' <); pieces 1 and 2 need 2 of their 4 blocks
+  // non-empty, counted as blocks (one element or sixteen alike); the last piece never stops it.
+  PilotOptions o = small();
+  o.tile = 256, o.probe = 32, o.v6_pieces = 4, o.d_max = 0.3, o.v6_floor = 0.5;
+  using S = Strategy;
+  struct Row {
+    std::vector<size_t> blocks;  // selected elements per block 2 .. 15 (the probe's 0 and 1: 4 and 0)
+    std::vector<maskapply::Run> want;
+  };
+  const std::vector<Row> rows{
+      {{0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, {{0, 64, S::compact}, {64, 256, S::compact_skip}}},
+      {{0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, {{0, 256, S::compact}}},
+      {{1, 0, 16, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1}, {{0, 128, S::compact}, {128, 256, S::compact_skip}}},
+      {{1, 0, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0}, {{0, 256, S::compact}}},
+      {{1, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1}, {{0, 192, S::compact}, {192, 256, S::compact_skip}}},
+  };
+  for (const Row& r : rows) {
+    std::vector<uint8_t> sel(256, 0);
+    for (size_t i = 0; i < 4; ++i) sel[i] = 1;
+    for (size_t b = 0; b < r.blocks.size(); ++b)
+      for (size_t i = 0; i < r.blocks[b]; ++i) sel[16 * (b + 2) + i] = 1;
+    const Trace got = kernel_trace(Kernel::pilot_v6, sel, o);
+    EXPECT_EQ(got.runs, r.want) << "row " << (&r - rows.data());
+    EXPECT_EQ(compare(decide(Pilot::v6, sel, params(o)), got), "") << "row " << (&r - rows.data());
+  }
 }
 
 TEST(Decisions, V6BlendSkipsACheapFsTileWhenItsProbeIsAboveBothHiAndLo) {
   // d_max = 0.3 < v6_band = 0.35: hi = 4, lo = 6. A probe above both (7 of 16 and up) runs blend_skip over the
-  // tile, whatever follows; at lo itself (6) the one-pass compact, which stops after piece 2 (piece 1's 1 of 16
-  // is above v6_floor = 0.01, piece 2's 0 below); with the f not cheap (v6_band = 0.3) the verified blend, which
+  // tile, whatever follows; at lo itself (6) the one-pass compact, which stops after piece 2 (piece 1's block holds
+  // an element, piece 2's is empty); with the f not cheap (v6_band = 0.3) the verified blend, which
   // bails after piece 1 (1 of 16 is below 1.2 * 0.3).
   PilotOptions o = small();
   o.v6_pieces = 4, o.d_max = 0.3;
