@@ -35,8 +35,8 @@ struct Case {
 bool emulated() { return under_emulation(); }
 
 // The small settings' options: probe 16, xlo 0.1 (1) unless the case says, lo 0.3 (4), no calibration, d_max
-// injected; pilot_v6's one-pass compact (on for d_max < v6_band = 0.35) ends after a piece of one block with fewer
-// than 2 selected.
+// injected; pilot_v6's one-pass compact ends after a piece with fewer than 0.1 of its blocks past the probe
+// non-empty (a piece of one or two blocks: none of them).
 PilotOptions small_options(const CostModel& m, const Case& c) {
   PilotOptions o;
   o.tile = c.tile, o.probe = 16, o.xlo = c.xlo, o.lo = 0.3, o.calib_blocks = 0, o.verify_blocks = c.verify_blocks;
@@ -86,6 +86,10 @@ TEST(Bound, isAtLeastTheRegretOfEveryBlockSummarySequenceAndItsWitnessReachesIt)
       {"v6 sqrt, d_max < 0, 1 tile of 64, 2 pieces (cut)", Kernel::pilot_v6, Fn::sqrt, -1.0, 64, 64, 2, 16, 1, 0.3},
       // d_max 0.2 (hi = 3): a probe of 1 .. 3 runs the one-pass compact, whose residue crosses the pieces.
       {"v6 frfrexp, 1 tile of 64, 4 pieces, one-pass compact", Kernel::pilot_v6, Fn::frfrexp, 0.2, 64, 64, 4, 16, 0},
+      // A dear f's probe of 1 .. 3 (xlo to lo): the one-pass compact in 3 pieces of 2 blocks, the probe inside
+      // piece 0 (its second block counted), its counter holding the non-empty blocks and the residue.
+      {"v6 pow10, 1 tile of 96, 3 pieces of 2 blocks, one-pass compact", Kernel::pilot_v6, Fn::pow10, 0.45, 96, 96, 3, 16,
+       1},
   };
   const auto all = every_summary();
   ASSERT_EQ(all.size(), 35u);
@@ -171,6 +175,8 @@ TEST(Bound, modelsEachSequencesPilotAndOracleCostAsTheScorerDoes) {
        0.3},
       {"v6 sqrt, d_max < 0, cut in 2 pieces, tiles of 64 and a short last one", Kernel::pilot_v6, Fn::sqrt, -1.0, 64,
        160, 2, 16, 0, 0.3},
+      {"v6 pow10, one-pass compact in pieces of 2 blocks, tiles of 96 and a short last one", Kernel::pilot_v6,
+       Fn::pow10, 0.45, 96, 240, 3, 16, 0},
   };
   const auto all = every_summary();
   const CostModel m = CostModel::m5();
