@@ -39,12 +39,11 @@ class CompactPass {
  public:
   CompactPass(float* p, F& f, M& mask, Workspace& ws, W& w)
       : p_(p), f_(f), mask_(mask), w_(w), tmp_(ws.tmp()), s_(ws.s()), idx_(ws.idx()), ptr_(tmp_) {}
-  // Compresses the blocks of [i0, i1) (multiples of 16). Returns how many of their elements were selected; when
-  // nonempty is given, adds to it the non-empty blocks that begin at or after element `from` (from the lane codes
-  // the bookkeeping has anyway).
-  template <bool Skip>
-  size_t compress(size_t i0, size_t i1, size_t* nonempty = nullptr, size_t from = 0) {
-    const float* const before = ptr_;
+  // Compresses the blocks of [i0, i1) (multiples of 16). With Count, returns how many non-empty blocks begin at or
+  // after element `from` (from the lane codes the bookkeeping has anyway); else 0.
+  template <bool Skip, bool Count = false>
+  size_t compress(size_t i0, size_t i1, size_t from = 0) {
+    size_t nonempty = 0;
     bool prev_empty = false;
     for (size_t i = i0; i < i1; i += kBlock) {
       const Block b = load_block(p_ + i, mask_);
@@ -53,9 +52,9 @@ class CompactPass {
       std::array<uint32_t, 4> code;
       ptr_ += compress_block(ptr_, b, code, w_);
       book_block(s_, idx_, k_, i, code, w_);
-      if (nonempty && i >= from && (code[0] | code[1] | code[2] | code[3]) != 0) ++*nonempty;
+      if constexpr (Count) nonempty += i >= from && (code[0] | code[1] | code[2] | code[3]) != 0;
     }
-    return static_cast<size_t>(ptr_ - before);
+    return nonempty;
   }
   // Applies f to what was packed and expands it back. Returns how many elements that was.
   size_t finish() {
@@ -117,8 +116,7 @@ VerifiedCompact compact_verified_span(float* p, size_t n, F& f, M& mask, Workspa
   VerifiedCompact r{n, 0};
   for (size_t k = 0; k < vp.count; ++k) {
     const size_t b = vp.begin(k), e = vp.end(k, n);
-    size_t nonempty = 0;
-    pass.template compress<false>(b, std::min(e, body), &nonempty, from);
+    const size_t nonempty = pass.template compress<false, true>(b, std::min(e, body), from);
     const size_t first = std::max(b, (from + kBlock - 1) & ~(kBlock - 1)), past = e > first ? (e - first) / kBlock : 0;
     if (k + 1 < vp.count && past > 0 &&
         static_cast<double>(nonempty) / static_cast<double>(past) < floor) {

@@ -432,23 +432,20 @@ void pilot_v6(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
   const long long v6_lo = Thresholds::count(o.v6_lo, o.probe);
   p.for_each_tile([&](detail::Tile& t) {
     const long long cnt = p.probe(t);
+    const bool cheap = p.d_max() < o.v6_band;  // a cheap f (else a dear f; d_max < 0 takes the blend branch first)
     // Pieces of at least the probe's length, so that the probe lies in the first (a short tile has fewer).
     const size_t pieces = std::max<size_t>(1, std::min(o.v6_pieces, t.size() / o.probe));
     if (p.th().hi < 0 && cnt < p.th().xlo)
       p.skip_cut(t, pieces, o.v6_skip_cut);
     else if (p.th().hi < 0)
       p.run(Strategy::blend, t);
-    else if (p.d_max() < o.v6_band && cnt > p.th().hi && cnt > p.th().lo)  // a cheap f
+    else if (cheap && cnt > p.th().hi && cnt > p.th().lo)
       p.run(Strategy::blend_skip, t);
-    else if (p.d_max() < o.v6_band && cnt >= p.th().xlo)
-      p.compact_verified(t, pieces, o.v6_floor);
-    else if (p.d_max() < o.v6_band)
-      p.run(Strategy::compact_skip, t);
-    else if (cnt > p.th().hi)  // a dear f
+    else if (!cheap && cnt > p.th().hi)
       p.verified_pieces(t, Strategy::blend_verified, pieces, o.v6_bail * p.d_max(), Strategy::compact_skip);
-    else if (cnt >= v6_lo)
+    else if (!cheap && cnt >= v6_lo)
       p.verified_pieces(t, Strategy::detour_skip, pieces, o.v6_lo, Strategy::compact_skip);
-    else if (cnt >= p.th().xlo && cnt < p.th().lo)
+    else if (cnt >= p.th().xlo && (cheap || cnt < p.th().lo))
       p.compact_verified(t, pieces, o.v6_floor);
     else
       p.run(Strategy::compact_skip, t);

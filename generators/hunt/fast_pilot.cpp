@@ -342,14 +342,13 @@ void simulate(Kernel pilot, const Summary& s, const PilotOptions& o, Trace& out)
       }
       case Kernel::pilot_v6: {
         const long long c = sim.probe(d);
+        const bool cheap = dm < o.v6_band;
         if (sim.hi < 0 && c < sim.xlo) sim.skip_cut(d, o.v6_skip_cut);
         else if (sim.hi < 0) sim.run(d.begin, d.end, Strategy::blend);
-        else if (dm < o.v6_band && c > sim.hi && c > sim.lo) sim.run(d.begin, d.end, Strategy::blend_skip);
-        else if (dm < o.v6_band && c >= sim.xlo) sim.verified_v6(d, Strategy::compact, o.v6_floor);
-        else if (dm < o.v6_band) sim.run(d.begin, d.end, Strategy::compact_skip);
-        else if (c > sim.hi) sim.verified_v6(d, Strategy::blend_verified, o.v6_bail * dm);
-        else if (c >= conv(o.v6_lo)) sim.verified_v6(d, Strategy::detour_skip, o.v6_lo);
-        else if (c >= sim.xlo && c < sim.lo) sim.verified_v6(d, Strategy::compact, o.v6_floor);
+        else if (cheap && c > sim.hi && c > sim.lo) sim.run(d.begin, d.end, Strategy::blend_skip);
+        else if (!cheap && c > sim.hi) sim.verified_v6(d, Strategy::blend_verified, o.v6_bail * dm);
+        else if (!cheap && c >= conv(o.v6_lo)) sim.verified_v6(d, Strategy::detour_skip, o.v6_lo);
+        else if (c >= sim.xlo && (cheap || c < sim.lo)) sim.verified_v6(d, Strategy::compact, o.v6_floor);
         else sim.run(d.begin, d.end, Strategy::compact_skip);
         break;
       }
