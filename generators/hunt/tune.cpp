@@ -102,7 +102,7 @@ const std::vector<double>& knob_grid(Knob k) {
       {0, 0.25, 0.5, 0.625, 0.75, 0.875, 1},       // bail
       {0, 1, 2, 4, 8, 16, 32},                     // distrust
       {1, 2, 4, 8, 16},                            // v6_pieces
-      {0.75, 1, 1.2, 1.5, 2},                      // v6_bail
+      {0.75, 1, 1.05, 1.2, 1.5},                   // v6_bail
       {0.16, 0.3, 0.4, 0.5, 0.6, 0.8},             // v6_lo
       {0.05, 0.1, 0.15, 0.2, 0.3},                 // v6_floor (non-empty blocks per piece)
       {0, 0.2, 0.35, 0.6, 1},                      // v6_band (0: every f dear; 1: every f cheap)

@@ -59,7 +59,7 @@ TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
   EXPECT_EQ(p.rho, o.rho);
   // pilot_v6's (docs/pilot_v6.md).
   EXPECT_EQ(o.v6_pieces, 16u);
-  EXPECT_EQ(o.v6_bail, 1.2);
+  EXPECT_EQ(o.v6_bail, 1.05);
   EXPECT_EQ(o.v6_lo, 0.5);
   EXPECT_EQ(o.v6_floor, 0.15);
   EXPECT_EQ(o.v6_band, 0.35);
@@ -235,11 +235,12 @@ TEST(Decisions, ABailAtEachVerifyBlockStopsThereAndDetoursTheRest) {
 
 TEST(Decisions, V6VerifiesEachBranchPieceByPieceAndFallsBackToCompactSkip) {
   // Small options with 4 pieces of 16 (min(4, 64 / 16)): hi = 8, lo = 6 (0.4). Above hi the verified blend bails
-  // after a piece below 1.2 * 0.5 = 0.6 (9 of 16 = 0.5625 bails, 10 = 0.625 does not); from lo to hi detour_skip
+  // after a piece below v6_bail * d_max, here 1.2 * 0.5 = 0.6 (9 of 16 = 0.5625 bails, 10 = 0.625 does not; the
+  // default 1.05 would put the floor at 8.4 of 16, where no probe above hi bails its own piece); from lo to hi detour_skip
   // one run per piece, bailing below 0.4 (6 of 16 = 0.375 bails, 7 = 0.4375 does not); from xlo (1) below lo the
   // one-pass compact (here every piece holds a non-empty block: it never stops); below xlo compact_skip.
   PilotOptions o = small();
-  o.v6_pieces = 4, o.v6_lo = 0.4;
+  o.v6_pieces = 4, o.v6_lo = 0.4, o.v6_bail = 1.2;
   using S = Strategy;
   struct Row {
     size_t probe, piece1;
@@ -268,6 +269,16 @@ TEST(Decisions, V6VerifiesEachBranchPieceByPieceAndFallsBackToCompactSkip) {
   for (size_t i = 0; i < 16; ++i) eq[i] = i < 8, eq[16 + i] = i < 6;  // probe 8: from lo6 = 6 to hi = 8
   EXPECT_EQ(strategies(kernel_trace(Kernel::pilot_v6, eq, o)), std::vector<S>(4, S::detour_skip));
   EXPECT_EQ(strategies(decide(Pilot::v6, eq, params(o))), std::vector<S>(4, S::detour_skip));
+  // The default v6_bail, 1.05: the floor is 1.05 * 0.5 = 0.525, 8.4 of 16: a piece of 9 goes on, one of 8 bails.
+  o.v6_bail = PilotOptions{}.v6_bail;
+  for (const auto& [piece1, want] :
+       {std::pair{size_t{9}, std::vector<maskapply::Run>{{0, 64, S::blend_verified}}},
+        std::pair{size_t{8}, std::vector<maskapply::Run>{{0, 32, S::blend_verified}, {32, 64, S::compact_skip}}}}) {
+    std::vector<uint8_t> sel(64, 1);
+    for (size_t i = 0; i < 16; ++i) sel[16 + i] = i < piece1;
+    EXPECT_EQ(kernel_trace(Kernel::pilot_v6, sel, o).runs, want) << "default bail, piece 1 " << piece1;
+    EXPECT_EQ(decide(Pilot::v6, sel, params(o)).runs, want) << "default bail, piece 1 " << piece1;
+  }
   // d_max < 0: the article's blend branch (its blend_skip cut short: the next test).
   o.d_max = -0.5;
   std::vector<uint8_t> sel(64, 0);
