@@ -663,7 +663,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   tune_app->add_option("--options", ta.options, "The options to start from, as NAME=VALUE words (the article's "
                                                 "otherwise); the model's constants and d_max go on top");
   tune_app->add_option("--knobs", ta.knobs, "Comma-separated knobs to move (tile, probe, xlo, lo, verify_blocks, "
-                                            "bail, distrust; v6: v6_pieces, v6_bail, v6_lo, v6_floor, v6_band); default: every knob "
+                                            "bail, distrust; v6: v6_pieces, v6_bail, v6_lo, v6_floor, v6_band, "
+                                            "v6_skip_cut); default: every knob "
                                             "the pilot reads");
   tune_app->add_option("--n", ta.n, "Elements (default: 36 tiles, as the hunt; 12288 to 2^21)")->capture_default_str()
       ->check(whole(12288, size_t{1} << 21));
