@@ -49,7 +49,7 @@ struct PilotOptions {
   // blend bails below v6_bail * d_max (the verified detour_skip below lo), and the rest runs compact_skip.
   size_t v6_pieces = 16;
   double v6_bail = 1.05;
-  double v6_lo = 0.5;          // detour_skip from this density of the probe to hi; below it compact_skip
+  double v6_lo = 0.6;          // detour_skip from this density of the probe to hi; below it compact_skip
   double v6_floor = 0.15;      // the one-pass compact ends at a piece with fewer of its blocks non-empty
   double v6_band = 0.35;       // f with d_max below this is cheap (its own table: blend_skip or the one-pass compact)
   double v6_skip_cut = 0.3;    // d_max < 0, probe below xlo: blend_skip until a piece this full of non-empty blocks

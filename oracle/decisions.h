@@ -73,13 +73,13 @@ inline constexpr size_t kMaxPairs = 32;
 }  // namespace v5
 
 // pilot_v6's constants (docs/pilot_v6.md's decision table): verified runs in 16 pieces, the blend bailing below
-// 1.05 d_max, detour_skip from a probe density of 0.5, the one-pass compact ending at a piece with fewer than 0.15
+// 1.05 d_max, detour_skip from a probe density of 0.6, the one-pass compact ending at a piece with fewer than 0.15
 // of its blocks past the probe non-empty, a cheap f below d_max 0.35, blend_skip cut at a piece with 0.3 of its
 // blocks non-empty.
 namespace v6 {
 inline constexpr size_t kPieces = 16;
 inline constexpr double kBail = 1.05;
-inline constexpr double kLo = 0.5;
+inline constexpr double kLo = 0.6;
 inline constexpr double kFloor = 0.15;
 inline constexpr double kBand = 0.35;
 inline constexpr double kSkipCut = 0.3;

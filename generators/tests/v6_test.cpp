@@ -69,16 +69,17 @@ Summary uniform(double d, uint64_t seed, size_t n) {
 
 TEST(PilotV6, CostsWithinItsMeasuredCeilingPerFOverTheBestOfV1ToV4OnUniformRandomSelections) {
   // Measured worst per f (docs/pilot_v6.md, "What it costs on plain data"): sqrt 1.029 (0.015), frfrexp 1.027
-  // (0.03), fma13 1.027 (0.03), sin35 1.105 (0.5), sin10 1.070 (0.5), pow10 1.047 (1.0): the one-pass compact (its
+  // (0.03), fma13 1.027 (0.03), sin35 1.121 (0.6), sin10 1.073 (0.5), pow10 1.047 (1.0): the one-pass compact (its
   // stop counting non-empty blocks) from xlo for every f brought sin35, sin10 and pow10 from 1.278, 1.250 and
   // 1.144 at 0.05, and the verified blend's floor at 1.05 d_max (was 1.2) sin35 and sin10 from 1.145 (0.7) and
-  // 1.136 (0.9); what is left for them is detour_skip's bail and compact_skip between lo and lo6.
+  // 1.136 (0.9); v6_lo 0.6 (was 0.5) gave 1.6 % of sin35's back for 5 % of its bound. What is left for them is
+  // compact_skip between lo and lo6 (and detour_skip's bail near lo6).
   // sqrt, frfrexp and fma13 are held to issue 29's 1.03.
   struct Ceiling {
     Fn f;
     double max;
   };
-  const Ceiling ceilings[] = {{Fn::sqrt, 1.03},  {Fn::frfrexp, 1.03}, {Fn::sin35, 1.11},
+  const Ceiling ceilings[] = {{Fn::sqrt, 1.03},  {Fn::frfrexp, 1.03}, {Fn::sin35, 1.125},
                               {Fn::sin10, 1.075}, {Fn::pow10, 1.05},  {Fn::fma13, 1.03}};
   constexpr size_t n = 8192 + 94 * 4096;
   const CostModel m = CostModel::m5();

@@ -60,7 +60,7 @@ TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
   // pilot_v6's (docs/pilot_v6.md).
   EXPECT_EQ(o.v6_pieces, 16u);
   EXPECT_EQ(o.v6_bail, 1.05);
-  EXPECT_EQ(o.v6_lo, 0.5);
+  EXPECT_EQ(o.v6_lo, 0.6);
   EXPECT_EQ(o.v6_floor, 0.15);
   EXPECT_EQ(o.v6_band, 0.35);
   EXPECT_EQ(o.v6_skip_cut, 0.3);
