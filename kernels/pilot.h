@@ -52,7 +52,8 @@ struct PilotOptions {
   double v6_lo = 0.6;          // detour_skip from this density of the probe to hi; below it compact_skip
   double v6_floor = 0.15;      // the one-pass compact ends at a piece with fewer of its blocks non-empty
   double v6_band = 0.35;       // f with d_max below this is cheap (its own table: blend_skip or the one-pass compact)
-  double v6_skip_cut = 0.3;    // d_max < 0, probe below xlo: blend_skip until a piece this full of non-empty blocks
+  double v6_skip_cut = 0.3;    // d_max < 0: blend_skip until a piece this full of non-empty blocks, then blend
+  size_t v6_cut_pieces = 32;   // d_max < 0: the pieces of that blend_skip, min(this, tile size / 16), at least one
 
   // Empty when the options are usable, else what is wrong.
   std::string validate() const {
@@ -61,6 +62,7 @@ struct PilotOptions {
     if (calib_len == 0) return "calib_len must be positive";
     if (verify_blocks == 0) return "verify_blocks must be positive";
     if (v6_pieces == 0) return "v6_pieces must be positive";
+    if (v6_cut_pieces == 0) return "v6_cut_pieces must be positive";
     if (!std::isfinite(xlo) || !std::isfinite(lo) || !std::isfinite(bail) || !std::isfinite(B) || !std::isfinite(D) ||
         !std::isfinite(v6_bail) || !std::isfinite(v6_lo) || !std::isfinite(v6_floor) ||
         !std::isfinite(v6_band) || !std::isfinite(v6_skip_cut))
@@ -245,12 +247,11 @@ class Pilot {
     return r.did;
   }
 
-  // pilot_v6's blend_skip for a sparse probe when d_max < 0 (blend_skip_cut in the VerifyPieces of (size, pieces),
-  // counting the non-empty blocks past the probe), reported as one blend_skip run; after a piece but the last with
-  // at least `cut` of its blocks non-empty, blend on the rest. Returns where it stopped (tile-relative), or the size.
+  // pilot_v6's tile when d_max < 0 (blend_skip_cut in the VerifyPieces of (size, pieces), counting every
+  // non-empty block), reported as one blend_skip run; after a piece but the last with at least `cut` of its blocks
+  // non-empty, blend on the rest. Returns where it stopped (tile-relative), or the size.
   size_t skip_cut(Tile& t, size_t pieces, double cut) {
-    const size_t from = std::min(o_.probe, t.size());
-    const size_t did = blend_skip_cut(a_ + t.begin(), t.size(), f_, mask_, pieces, from, cut, work());
+    const size_t did = blend_skip_cut(a_ + t.begin(), t.size(), f_, mask_, pieces, cut, work());
     report(t.begin(), t.begin() + did, Strategy::blend_skip);
     if (did < t.size()) {
       t.d.bail = t.begin() + did;
@@ -423,23 +424,24 @@ void pilot_v4(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
 // detour_skip piece by piece (each piece its own run, bailing below v6_lo), from xlo to lo the one-pass compact,
 // else compact_skip. For a cheap f (0 <= d_max < v6_band): a probe above both hi and lo runs blend_skip over the
 // tile, whose worst case (a switch per block) is the least for such an f; from xlo the one-pass compact; below
-// xlo compact_skip. When d_max < 0 (blend is cheaper than detour even over empty registers) the article's blend
-// branch, its blend_skip (probe below xlo) cut short: after a piece with at least v6_skip_cut of its blocks past
-// the probe non-empty, blend on the rest. No memory between tiles.
+// xlo compact_skip. When d_max < 0 (blend is cheaper than detour even over empty registers) no probe: blend_skip
+// from the tile's start in min(v6_cut_pieces, size / 16) pieces, cut short after a piece with at least
+// v6_skip_cut of its blocks non-empty (blend on the rest); the count that decides is paid for by work the tile
+// needs anyway. No memory between tiles.
 template <class F, class M, class Obs = NullObserver>
 void pilot_v6(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions& o = {}, Obs&& obs = {}) {
   detail::Pilot p(a, n, f, mask, ws, o, obs);
   const long long v6_lo = Thresholds::count(o.v6_lo, o.probe);
   p.for_each_tile([&](detail::Tile& t) {
+    if (p.th().hi < 0) {
+      p.skip_cut(t, std::max<size_t>(1, std::min(o.v6_cut_pieces, t.size() / 16)), o.v6_skip_cut);
+      return;
+    }
     const long long cnt = p.probe(t);
-    const bool cheap = p.d_max() < o.v6_band;  // a cheap f (else a dear f; d_max < 0 takes the blend branch first)
+    const bool cheap = p.d_max() < o.v6_band;  // a cheap f (else a dear f)
     // Pieces of at least the probe's length, so that the probe lies in the first (a short tile has fewer).
     const size_t pieces = std::max<size_t>(1, std::min(o.v6_pieces, t.size() / o.probe));
-    if (p.th().hi < 0 && cnt < p.th().xlo)
-      p.skip_cut(t, pieces, o.v6_skip_cut);
-    else if (p.th().hi < 0)
-      p.run(Strategy::blend, t);
-    else if (cheap && cnt > p.th().hi && cnt > p.th().lo)
+    if (cheap && cnt > p.th().hi && cnt > p.th().lo)
       p.run(Strategy::blend_skip, t);
     else if (!cheap && cnt > p.th().hi)
       p.verified_pieces(t, Strategy::blend_verified, pieces, o.v6_bail * p.d_max(), Strategy::compact_skip);

@@ -201,19 +201,16 @@ class Decider {
       }
       case Pilot::v5: return v5_tile(d);
       case Pilot::v6: {
-        const long long cnt = probe(d);
-        const size_t np = std::max<size_t>(1, std::min(p_.v6_pieces, size / p_.probe));
-        const size_t len = std::max<size_t>(16, size / np / 16 * 16);
-        const size_t count = std::min(np, (size + len - 1) / len);
-        if (lim_.hi < 0 && cnt >= lim_.xlo) return emit(d.begin, d.end, Strategy::blend);
         if (lim_.hi < 0) {
-          // blend_skip until a piece (not the last) with v6_skip_cut of its blocks past the probe non-empty.
-          const size_t probe_end = d.begin + std::min(p_.probe, size);
+          // No probe: blend_skip until a piece (not the last) with v6_skip_cut of its blocks non-empty.
+          const size_t np = std::max<size_t>(1, std::min(p_.v6_cut_pieces, size / 16));
+          const size_t len = std::max<size_t>(16, size / np / 16 * 16);
+          const size_t count = std::min(np, (size + len - 1) / len);
           size_t stop = size;
           for (size_t i = 0; i + 1 < count; ++i) {
             size_t nonempty = 0;
             for (size_t b = d.begin + i * len; b < d.begin + (i + 1) * len; b += 16)
-              nonempty += b >= probe_end && selected(b, b + 16) > 0 ? 1 : 0;
+              nonempty += selected(b, b + 16) > 0 ? 1 : 0;
             if (static_cast<double>(nonempty) / static_cast<double>(len / 16) >= p_.v6_skip_cut) {
               stop = (i + 1) * len;
               break;
@@ -226,6 +223,10 @@ class Decider {
           }
           return;
         }
+        const long long cnt = probe(d);
+        const size_t np = std::max<size_t>(1, std::min(p_.v6_pieces, size / p_.probe));
+        const size_t len = std::max<size_t>(16, size / np / 16 * 16);
+        const size_t count = std::min(np, (size + len - 1) / len);
         const bool cheap = p_.d_max < p_.v6_band;
         // A cheap f's probe above hi and lo: blend_skip over the tile.
         if (cheap && cnt > lim_.hi && cnt > lim_.lo) return emit(d.begin, d.end, Strategy::blend_skip);

@@ -20,10 +20,10 @@
 //   - blend_verified: verify_blocks pieces of whole 16-element blocks, size / verify_blocks rounded down to 16
 //     and at least 16 (the last takes the rest; fewer pieces when size < 16 * verify_blocks), bail after a piece
 //     (not the last) whose count / length < bail * d_max, detour the rest; v5's chunks are the same pieces;
-//   - v6 (docs/pilot_v6.md): the probe; d_max < 0 (hi < 0): blend when cnt >= xlo, else blend_skip as one run over
-//     the same pieces as below, ending after a piece (not the last) in which at least v6_skip_cut of its
-//     length / 16 blocks begin at or after the probe's end and hold a selected element, then blend; the
-//     one-pass compact: compact as one run over the pieces below, ending after a piece (not the last) that has
+//   - v6 (docs/pilot_v6.md): d_max < 0 (hi < 0): no probe (source none, probed 0), blend_skip as one run over
+//     min(v6_cut_pieces, size / 16) pieces (at least 1; their lengths as the verified blend's), ending after a
+//     piece (not the last) in which at least v6_skip_cut of its length / 16 blocks hold a selected element, then
+//     blend; otherwise the probe; the one-pass compact: compact as one run over the pieces below, ending after a piece (not the last) that has
 //     blocks beginning at or after the probe's end and fewer than v6_floor of them non-empty, then compact_skip;
 //     a cheap f (0 <= d_max < v6_band): cnt > hi and cnt > lo: blend_skip over the tile; xlo <= cnt otherwise:
 //     the one-pass compact; cnt < xlo: compact_skip; a dear f (d_max >= v6_band): cnt > hi: blend_verified over
@@ -83,6 +83,7 @@ inline constexpr double kLo = 0.6;
 inline constexpr double kFloor = 0.15;
 inline constexpr double kBand = 0.35;
 inline constexpr double kSkipCut = 0.3;
+inline constexpr size_t kCutPieces = 32;
 }  // namespace v6
 
 // The options' values the decisions depend on (the article's by default) and the calibrated d_max.
@@ -109,6 +110,7 @@ struct Params {
   double v6_floor = v6::kFloor;
   double v6_band = v6::kBand;
   double v6_skip_cut = v6::kSkipCut;
+  size_t v6_cut_pieces = v6::kCutPieces;
 };
 
 // A fraction of the probe as a count: fraction * probe truncated toward zero, the fraction clamped to [-2, 2].

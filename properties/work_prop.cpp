@@ -249,10 +249,11 @@ TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sBlendSkipForACheapF) {
   });
 }
 
-// pilot_v6's blend_skip for a sparse probe when d_max < 0 (sqrt under m5: xlo 3 of 256, cut at 5 of a piece's 16
-// blocks): every probe empty; in even tiles one block in four selected (4 of 16 per piece: never cut), in odd
-// tiles piece 1 full, so that blend_skip stops after it and blend runs the rest. The skip run crosses its
-// pieces' boundaries with its switches (the kernel's one span) and the blend after it starts a run.
+// pilot_v6's blend_skip when d_max < 0 (sqrt under m5: no probe, 32 pieces of 8 blocks, cut at 3 of 8): the first
+// 256 elements of every tile empty; in even tiles one block in four selected (2 of 8 per piece: never cut), in odd
+// tiles elements 256 .. 511 (pieces 2 and 3) full, so that blend_skip stops after piece 2 and blend runs the rest.
+// The skip run crosses its pieces' boundaries with its switches (the kernel's one span) and the blend after it
+// starts a run; no probe's work is charged.
 TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sCutBlendSkip) {
   testing::Case c = pilot_v6_case(Fn::sqrt, 4);
   const size_t region = c.options.calib_blocks * c.options.calib_len, tile = c.options.tile, probe = c.options.probe;
@@ -261,7 +262,7 @@ TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sCutBlendSkip) {
     if (at >= probe && (t % 2 == 0 ? (at / 16) % 4 == 1 : at < 2 * probe)) c.data[i] = 0.25f;
   }
   charged_on_both_workspaces(c, Strategy::blend_skip, [](size_t skip, size_t cut) {
-    EXPECT_GE(skip, 4u) << "the fixture does not cover pilot_v6's blend_skip for a sparse probe";
+    EXPECT_GE(skip, 4u) << "the fixture does not cover pilot_v6's blend_skip when d_max < 0";
     EXPECT_EQ(cut, 2u) << "pilot_v6's blend_skip was not cut in the odd tiles alone";
   });
 }

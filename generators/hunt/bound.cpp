@@ -94,7 +94,6 @@ struct TileModel {
 constexpr int kVerified = 100;
 constexpr int kVerifiedDetour = 101;  // pilot_v6: detour_skip piece by piece
 constexpr int kVerifiedCompact = 102;  // pilot_v6: compact, one run, until a sparse piece
-constexpr int kSkipCut = 103;  // pilot_v6, d_max < 0: blend_skip until a piece with many non-empty blocks
 struct Rules {
   Kernel pilot;
   PilotOptions o;
@@ -117,8 +116,7 @@ struct Rules {
   int probe_outcome(long long c) const {
     switch (pilot) {
       case Kernel::pilot_v6:
-        return hi < 0    ? (c < xlo ? kSkipCut : static_cast<int>(Strategy::blend))
-               : dm < o.v6_band ? (c > hi && c > lo ? static_cast<int>(Strategy::blend_skip)
+        return dm < o.v6_band ? (c > hi && c > lo ? static_cast<int>(Strategy::blend_skip)
                                    : c >= xlo      ? kVerifiedCompact
                                                    : static_cast<int>(Strategy::compact_skip))
                : c > hi  ? kVerified
@@ -175,8 +173,9 @@ struct Classes {
 // nb pieces of lb blocks, the last to the tile's end.
 struct V6Pieces {
   size_t blocks, len, nb, lb;
-  V6Pieces(const Rules& r, size_t b) : blocks(b) {
-    const size_t size = blocks * 16, np = v6_piece_count(r.o, size);
+  V6Pieces(const Rules& r, size_t b) : V6Pieces(b, v6_piece_count(r.o, b * 16)) {}
+  V6Pieces(size_t b, size_t np) : blocks(b) {
+    const size_t size = blocks * 16;
     len = verify_len(size, np), nb = verify_count(size, np), lb = len / 16;
   }
   size_t end(size_t k) const { return k + 1 == nb ? blocks : (k + 1) * lb; }
@@ -323,47 +322,24 @@ void add_verified_compact(TileModel& t, const Rules& r, size_t blocks, size_t pb
   add_fallbacks(t, vp);
 }
 
-// pilot_v6's blend_skip for a sparse probe (d_max < 0) in a tile of `blocks` blocks whose probe covers its first pb:
-// one blend_skip run over V6Pieces, each piece counting its non-empty blocks past the probe (the counter counts
-// blocks: Stage::count_blocks); after a piece but the last with at least T of them (T / lb >= v6_skip_cut, the
-// kernels' expression), blend to the tile's end.
-void add_skip_cut(TileModel& t, const Rules& r, size_t blocks, size_t pb,
-                  const std::function<long long(size_t)>& member, size_t Kp) {
-  const V6Pieces vp(r, blocks);
+// pilot_v6's tile when d_max < 0 (no probe): one blend_skip run over the pieces of (size, v6_cut_piece_count),
+// each piece counting its non-empty blocks (Stage::count_blocks); after a piece but the last with at least T of them
+// (T / lb >= v6_skip_cut, the kernels' expression), blend to the tile's end.
+void add_skip_cut(TileModel& t, const Rules& r, size_t blocks) {
+  const V6Pieces vp(blocks, v6_cut_piece_count(r.o, blocks * 16));
   const size_t nb = vp.nb, lb = vp.lb;
   const size_t T = Rules::least_not_below(lb, r.o.v6_skip_cut), KT = std::max<size_t>(T, 1);
-  const bool split = pb < vp.end(0);
   const size_t head = t.stages.size();
-  const size_t pieces_from = head + (split ? 2 : 1);  // piece k >= 1
-  const size_t blend_from = pieces_from + (nb - 1);   // after piece k
-  const auto after_piece = [=](size_t k) {
-    return [=](size_t c, const Emit& emit) {
+  const size_t blend_from = head + nb;  // after piece k
+  for (size_t k = 0; k < nb; ++k) {
+    Stage p;
+    p.b0 = k * lb, p.b1 = vp.end(k), p.s = Strategy::blend_skip, p.run_start = k == 0, p.count_blocks = true;
+    p.ctr.K = k + 1 == nb ? 1 : KT, p.ctr.residue = false;
+    p.route = [=](size_t c, const Emit& emit) {
       if (k + 1 == nb) emit(-1, 0, 0.0);
       else if (c >= T) emit(static_cast<int>(blend_from + k), 0, 0.0);
-      else emit(static_cast<int>(pieces_from + k), 0, 0.0);
+      else emit(static_cast<int>(head + k + 1), 0, 0.0);
     };
-  };
-  Stage a;
-  a.b0 = 0, a.b1 = pb, a.s = Strategy::blend_skip;
-  a.ctr.K = Kp, a.ctr.residue = false;
-  if (split) {
-    a.route = [=](size_t c, const Emit& emit) { if (member(c)) emit(static_cast<int>(head + 1), 0, 0.0); };
-    t.stages.push_back(a);
-    Stage b;
-    b.b0 = pb, b.b1 = vp.end(0), b.s = Strategy::blend_skip, b.run_start = false, b.count_blocks = true;
-    b.ctr.K = nb == 1 ? 1 : KT, b.ctr.residue = false;
-    b.route = after_piece(0);
-    t.stages.push_back(b);
-  } else {
-    const auto next = after_piece(0);
-    a.route = [=](size_t c, const Emit& emit) { if (member(c)) next(0, emit); };
-    t.stages.push_back(a);
-  }
-  for (size_t k = 1; k < nb; ++k) {
-    Stage p;
-    p.b0 = k * lb, p.b1 = vp.end(k), p.s = Strategy::blend_skip, p.run_start = false, p.count_blocks = true;
-    p.ctr.K = k + 1 == nb ? 1 : KT, p.ctr.residue = false;
-    p.route = after_piece(k);
     t.stages.push_back(p);
   }
   add_fallbacks(t, vp, Strategy::blend);
@@ -401,6 +377,11 @@ TileModel build_tile(const Rules& r, const Classes& cl, const CostModel& m, Fn f
     t.stages.push_back(st);
     return t;
   }
+  // pilot_v6 when d_max < 0: no probe, blend_skip cut short from the tile's start.
+  if (r.pilot == Kernel::pilot_v6 && r.hi < 0) {
+    add_skip_cut(t, r, blocks);
+    return t;
+  }
   // Judged by the probe.
   const size_t plen = std::min(r.o.probe, size), pb = plen / 16;
   t.init = probe_cost(m, plen);
@@ -419,10 +400,6 @@ TileModel build_tile(const Rules& r, const Classes& cl, const CostModel& m, Fn f
     }
     if (oc == kVerifiedCompact) {
       add_verified_compact(t, r, blocks, pb, member, Kp);
-      continue;
-    }
-    if (oc == kSkipCut) {
-      add_skip_cut(t, r, blocks, pb, member, Kp);
       continue;
     }
     if (oc != kVerified) {

@@ -225,18 +225,16 @@ struct Sim {
     }
     return did;
   }
-  // pilot_v6's blend_skip for a sparse probe when d_max < 0: one blend_skip run over v6's pieces, ending after a piece
-  // but the last with at least cut of its len / 16 blocks non-empty among those that begin at or after the probe's
-  // end (blocks counted from the piece's start); blend on the rest.
+  // pilot_v6's tile when d_max < 0: one blend_skip run over v6's pieces, ending after a piece but the last with at
+  // least cut of its len / 16 blocks non-empty; blend on the rest.
   void skip_cut(TileDecision& d, double cut) {
     const size_t size = d.end - d.begin;
-    const size_t pieces = v6_piece_count(o, size);
+    const size_t pieces = v6_cut_piece_count(o, size);
     const size_t len = verify_len(size, pieces), nb = verify_count(size, pieces);
-    const size_t from = std::min(o.probe, size);
     size_t did = size;
     for (size_t k = 0; k + 1 < nb; ++k) {
-      const size_t b = k * len, first = b + (from > b ? (from - b + 15) / 16 * 16 : 0), e = b + len;
-      const SpanStats st = s.stats(d.begin + std::min(first, e), d.begin + e);
+      const size_t b = k * len, e = b + len;
+      const SpanStats st = s.stats(d.begin + b, d.begin + e);
       if (static_cast<double>(st.blocks - st.empty_blocks) / static_cast<double>(len / 16) >= cut) {
         did = e;
         break;
@@ -341,11 +339,13 @@ void simulate(Kernel pilot, const Summary& s, const PilotOptions& o, Trace& out)
         break;
       }
       case Kernel::pilot_v6: {
+        if (sim.hi < 0) {  // no probe: blend_skip from the tile's start, cut short
+          sim.skip_cut(d, o.v6_skip_cut);
+          break;
+        }
         const long long c = sim.probe(d);
         const bool cheap = dm < o.v6_band;
-        if (sim.hi < 0 && c < sim.xlo) sim.skip_cut(d, o.v6_skip_cut);
-        else if (sim.hi < 0) sim.run(d.begin, d.end, Strategy::blend);
-        else if (cheap && c > sim.hi && c > sim.lo) sim.run(d.begin, d.end, Strategy::blend_skip);
+        if (cheap && c > sim.hi && c > sim.lo) sim.run(d.begin, d.end, Strategy::blend_skip);
         else if (!cheap && c > sim.hi) sim.verified_v6(d, Strategy::blend_verified, o.v6_bail * dm);
         else if (!cheap && c >= conv(o.v6_lo)) sim.verified_v6(d, Strategy::detour_skip, o.v6_lo);
         else if (c >= sim.xlo && (cheap || c < sim.lo)) sim.verified_v6(d, Strategy::compact, o.v6_floor);

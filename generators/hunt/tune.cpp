@@ -19,19 +19,20 @@ namespace maskapply::gen::hunt {
 
 namespace {
 
-constexpr std::array<std::string_view, 13> kKnobNames{"tile",     "probe",    "xlo",       "lo",      "verify_blocks",
+constexpr std::array<std::string_view, 14> kKnobNames{"tile",     "probe",    "xlo",       "lo",      "verify_blocks",
                                                       "bail",     "distrust", "v6_pieces", "v6_bail", "v6_lo",
-                                                      "v6_floor", "v6_band",  "v6_skip_cut"};
+                                                      "v6_floor", "v6_band",  "v6_skip_cut", "v6_cut_pieces"};
 
 const std::vector<Knob> kV35Knobs{Knob::tile, Knob::probe, Knob::xlo, Knob::lo, Knob::verify_blocks, Knob::bail};
 const std::vector<Knob> kV4Knobs{Knob::tile,          Knob::probe, Knob::xlo,     Knob::lo,
                                  Knob::verify_blocks, Knob::bail,  Knob::distrust};
 const std::vector<Knob> kV6Knobs{Knob::tile,    Knob::probe,  Knob::xlo,      Knob::lo,
                                  Knob::v6_pieces, Knob::v6_bail, Knob::v6_lo, Knob::v6_floor, Knob::v6_band,
-                                 Knob::v6_skip_cut};
+                                 Knob::v6_skip_cut, Knob::v6_cut_pieces};
 
 bool whole_knob(Knob k) {
-  return k == Knob::tile || k == Knob::probe || k == Knob::verify_blocks || k == Knob::distrust || k == Knob::v6_pieces;
+  return k == Knob::tile || k == Knob::probe || k == Knob::verify_blocks || k == Knob::distrust || k == Knob::v6_pieces ||
+         k == Knob::v6_cut_pieces;
 }
 
 // A knob's value as it reads back: a whole number, or the shortest decimal that gives the same double.
@@ -73,6 +74,7 @@ double knob_value(const PilotOptions& o, Knob k) {
     case Knob::v6_floor: return o.v6_floor;
     case Knob::v6_band: return o.v6_band;
     case Knob::v6_skip_cut: return o.v6_skip_cut;
+    case Knob::v6_cut_pieces: return static_cast<double>(o.v6_cut_pieces);
   }
   return 0;
 }
@@ -92,6 +94,7 @@ void set_knob(PilotOptions& o, Knob k, double v) {
     case Knob::v6_floor: o.v6_floor = v; break;
     case Knob::v6_band: o.v6_band = v; break;
     case Knob::v6_skip_cut: o.v6_skip_cut = v; break;
+    case Knob::v6_cut_pieces: o.v6_cut_pieces = static_cast<size_t>(v); break;
   }
 }
 
@@ -110,6 +113,7 @@ const std::vector<double>& knob_grid(Knob k) {
       {0.05, 0.1, 0.15, 0.2, 0.3},                 // v6_floor (non-empty blocks per piece)
       {0, 0.2, 0.35, 0.6, 1},                      // v6_band (0: every f dear; 1: every f cheap)
       {0.1, 0.2, 0.3, 0.4, 0.6},                   // v6_skip_cut (non-empty blocks per piece; d_max < 0 only)
+      {8, 16, 32, 64},                             // v6_cut_pieces (d_max < 0 only)
   };
   return grids[static_cast<size_t>(k)];
 }

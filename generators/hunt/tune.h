@@ -30,7 +30,8 @@ namespace maskapply::gen::hunt {
 // The options tune moves. d_max, the calibration region and the model's constants are not knobs: d_max and the
 // constants come from the model, the region from the start.
 enum class Knob {
-  tile, probe, xlo, lo, verify_blocks, bail, distrust, v6_pieces, v6_bail, v6_lo, v6_floor, v6_band, v6_skip_cut
+  tile, probe, xlo, lo, verify_blocks, bail, distrust, v6_pieces, v6_bail, v6_lo, v6_floor, v6_band, v6_skip_cut,
+  v6_cut_pieces
 };
 std::string_view name(Knob k);
 std::optional<Knob> knob_from_name(std::string_view s);

@@ -36,11 +36,12 @@ bool emulated() { return under_emulation(); }
 
 // The small settings' options: probe 16, xlo 0.1 (1) unless the case says, lo 0.3 (4), no calibration, d_max
 // injected; pilot_v6's one-pass compact ends after a piece with fewer than 0.1 of its blocks past the probe
-// non-empty (a piece of one or two blocks: none of them).
+// non-empty (a piece of one or two blocks: none of them); its pieces, and its cut's when d_max < 0, are the
+// case's verify pieces.
 PilotOptions small_options(const CostModel& m, const Case& c) {
   PilotOptions o;
   o.tile = c.tile, o.probe = 16, o.xlo = c.xlo, o.lo = 0.3, o.calib_blocks = 0, o.verify_blocks = c.verify_blocks;
-  o.distrust = c.distrust, o.v6_pieces = c.verify_blocks, o.v6_lo = 0.3, o.v6_floor = 0.1;
+  o.distrust = c.distrust, o.v6_pieces = c.verify_blocks, o.v6_cut_pieces = c.verify_blocks, o.v6_lo = 0.3, o.v6_floor = 0.1;
   o = model_options(m, c.f, o);
   o.d_max = c.d_max;
   return o;
@@ -80,8 +81,8 @@ TEST(Bound, isAtLeastTheRegretOfEveryBlockSummarySequenceAndItsWitnessReachesIt)
       {"v6 sin35, 1 tile of 64, 4 pieces", Kernel::pilot_v6, Fn::sin35, 0.45, 64, 64, 4, 16, 0},
       {"v6 pow10, tiles of 32 and a short last one", Kernel::pilot_v6, Fn::pow10, 0.45, 32, 48, 2, 16, 0},
       {"v6 sqrt, d_max < 0", Kernel::pilot_v6, Fn::sqrt, -1.0, 32, 64, 2, 16, 0},
-      // d_max < 0 and a probe below xlo (0.3: 4): blend_skip, cut to blend after a piece with a non-empty block
-      // past the probe (pieces of one block: T = 1; of two, the probe inside piece 0: its second block counts).
+      // d_max < 0: no probe; blend_skip, cut to blend after a piece with a non-empty block (v6_skip_cut 0.3: one
+      // of one block, one of two).
       {"v6 sqrt, d_max < 0, 1 tile of 64, 4 pieces (cut)", Kernel::pilot_v6, Fn::sqrt, -1.0, 64, 64, 4, 16, 0, 0.3},
       {"v6 sqrt, d_max < 0, 1 tile of 64, 2 pieces (cut)", Kernel::pilot_v6, Fn::sqrt, -1.0, 64, 64, 2, 16, 1, 0.3},
       // d_max 0.2 (hi = 3): a probe of 1 .. 3 runs the one-pass compact, whose residue crosses the pieces.

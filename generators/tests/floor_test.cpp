@@ -352,6 +352,15 @@ TEST(PilotFloor, EachLibraryPilotBelongsToTheFamilyOfItsPieces) {
   EXPECT_EQ(floor_family(Kernel::pilot_v6, o2).every, 1u);
   o2.v6_pieces = 64, o2.probe = 128;  // min(64, 4096 / 128) = 32 pieces of 128 elements: every 8 blocks
   EXPECT_EQ(floor_family(Kernel::pilot_v6, o2).every, 8u);
+  // With d_max known and hi below 0 (sqrt under m5) v6 runs no probe and cuts in v6_cut_pieces: 32 pieces of 128
+  // elements, every 8 blocks; just above -1 / probe hi truncates to 0 and the probe's pieces hold.
+  PilotOptions o3;
+  o3.d_max = -2.0;
+  EXPECT_EQ(floor_family(Kernel::pilot_v6, o3).every, 8u);
+  o3.v6_cut_pieces = 4;
+  EXPECT_EQ(floor_family(Kernel::pilot_v6, o3).every, 64u);
+  o3.d_max = -0.001;
+  EXPECT_EQ(floor_family(Kernel::pilot_v6, o3).every, 16u);
 }
 
 // What the exact packed pass is for: with the rounding forgiven the pilot and overcharged the oracle the game

@@ -64,12 +64,14 @@ TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
   EXPECT_EQ(o.v6_floor, 0.15);
   EXPECT_EQ(o.v6_band, 0.35);
   EXPECT_EQ(o.v6_skip_cut, 0.3);
+  EXPECT_EQ(o.v6_cut_pieces, 32u);
   EXPECT_EQ(p.v6_pieces, o.v6_pieces);
   EXPECT_EQ(p.v6_bail, o.v6_bail);
   EXPECT_EQ(p.v6_lo, o.v6_lo);
   EXPECT_EQ(p.v6_floor, o.v6_floor);
   EXPECT_EQ(p.v6_band, o.v6_band);
   EXPECT_EQ(p.v6_skip_cut, o.v6_skip_cut);
+  EXPECT_EQ(p.v6_cut_pieces, o.v6_cut_pieces);
 }
 
 struct Hand {
@@ -179,6 +181,7 @@ Params params(const PilotOptions& o) {
   p.shrink = o.shrink, p.kappa = o.kappa, p.rho = o.rho;
   p.v6_pieces = o.v6_pieces, p.v6_bail = o.v6_bail, p.v6_lo = o.v6_lo;
   p.v6_floor = o.v6_floor, p.v6_band = o.v6_band, p.v6_skip_cut = o.v6_skip_cut;
+  p.v6_cut_pieces = o.v6_cut_pieces;
   return p;
 }
 
@@ -279,7 +282,7 @@ TEST(Decisions, V6VerifiesEachBranchPieceByPieceAndFallsBackToCompactSkip) {
     EXPECT_EQ(kernel_trace(Kernel::pilot_v6, sel, o).runs, want) << "default bail, piece 1 " << piece1;
     EXPECT_EQ(decide(Pilot::v6, sel, params(o)).runs, want) << "default bail, piece 1 " << piece1;
   }
-  // d_max < 0: the article's blend branch (its blend_skip cut short: the next test).
+  // d_max < 0: no probe, blend_skip cut short (V6WithoutAProbeCutsItsBlendSkip... below); nothing selected: no cut.
   o.d_max = -0.5;
   std::vector<uint8_t> sel(64, 0);
   EXPECT_EQ(kernel_trace(Kernel::pilot_v6, sel, o).runs, (std::vector<maskapply::Run>{{0, 64, S::blend_skip}}));
@@ -387,41 +390,47 @@ TEST(Decisions, V6BlendSkipsACheapFsTileWhenItsProbeIsAboveBothHiAndLo) {
   }
 }
 
-TEST(Decisions, V6CutsASparseProbesBlendSkipAfterAPieceWithManyNonEmptyBlocksPastTheProbe) {
-  // d_max < 0 (hi < 0): tile 256, probe 32 (xlo = 0.1 * 32 -> 3), 4 pieces of 4 blocks; piece 0's blocks 0 and 1
-  // are the probe's and not counted. A probe below xlo runs blend_skip as one run until a piece (not the last)
-  // with at least v6_skip_cut of its 4 blocks non-empty (0.5: 2 blocks; the kernels' >=), then blend; a probe
-  // at xlo or above blends the tile. Blocks count, not elements: one element or sixteen make a block non-empty.
+TEST(Decisions, V6WithoutAProbeCutsItsBlendSkipAfterAPieceWithManyNonEmptyBlocksWhenDMaxIsNegative) {
+  // d_max < 0 (hi < 0): tile 256 and no probe; v6_cut_pieces 4: pieces of 4 blocks (2: pieces of 8). blend_skip
+  // runs as one run until a piece (not the last) with at least v6_skip_cut of its blocks non-empty (0.5: 2 of 4;
+  // the kernels' >=), then blend. Blocks count, not elements: one element or sixteen make a block non-empty; the
+  // first blocks count as the others (v6's probe, which used to read them, is not run).
   PilotOptions o = small();
   o.tile = 256, o.probe = 32, o.v6_pieces = 4, o.d_max = -0.5;
   using S = Strategy;
   struct Row {
     std::vector<std::pair<size_t, size_t>> blocks;  // (block, selected elements in it)
     double cut;
+    size_t cut_pieces;
     std::vector<maskapply::Run> want;
     size_t bail;
   };
   const std::vector<Row> rows{
-      {{{0, 1}, {1, 1}}, 0.5, {{0, 256, S::blend_skip}}, kNoBail},
-      {{{2, 1}, {3, 1}}, 0.5, {{0, 64, S::blend_skip}, {64, 256, S::blend}}, 64},
-      {{{2, 1}, {3, 1}}, 0.55, {{0, 256, S::blend_skip}}, kNoBail},  // 2 of 4 is below 0.55
-      {{{0, 1}, {1, 1}, {2, 1}, {4, 1}, {6, 1}}, 0.5, {{0, 128, S::blend_skip}, {128, 256, S::blend}}, 128},
-      {{{5, 16}, {9, 16}, {12, 1}, {13, 1}, {14, 1}, {15, 1}}, 0.5, {{0, 256, S::blend_skip}}, kNoBail},  // last
-      {{{0, 3}, {2, 1}, {3, 1}}, 0.5, {{0, 256, S::blend}}, kNoBail},  // probe at xlo
+      {{{0, 1}, {1, 1}}, 0.5, 4, {{0, 64, S::blend_skip}, {64, 256, S::blend}}, 64},
+      {{{2, 1}, {3, 1}}, 0.5, 4, {{0, 64, S::blend_skip}, {64, 256, S::blend}}, 64},
+      {{{2, 1}, {3, 1}}, 0.55, 4, {{0, 256, S::blend_skip}}, kNoBail},  // 2 of 4 is below 0.55
+      {{{2, 1}, {3, 1}}, 0.5, 2, {{0, 256, S::blend_skip}}, kNoBail},   // 2 of 8 is below 0.5
+      {{{2, 1}, {3, 1}, {5, 1}, {7, 1}}, 0.5, 2, {{0, 128, S::blend_skip}, {128, 256, S::blend}}, 128},
+      {{{0, 16}}, 0.5, 4, {{0, 256, S::blend_skip}}, kNoBail},           // sixteen elements, one block
+      {{{0, 1}, {4, 1}, {6, 1}}, 0.5, 4, {{0, 128, S::blend_skip}, {128, 256, S::blend}}, 128},
+      {{{5, 16}, {12, 1}, {13, 1}, {14, 1}, {15, 1}}, 0.5, 4, {{0, 256, S::blend_skip}}, kNoBail},  // the last
   };
   for (const Row& r : rows) {
-    o.v6_skip_cut = r.cut;
+    o.v6_skip_cut = r.cut, o.v6_cut_pieces = r.cut_pieces;
     std::vector<uint8_t> sel(256, 0);
     std::string where;
     for (const auto& [b, k] : r.blocks) {
       for (size_t i = 0; i < k; ++i) sel[16 * b + i] = 1;
       where += " " + std::to_string(b) + ":" + std::to_string(k);
     }
+    const std::string why = "blocks" + where + ", cut " + std::to_string(r.cut) + ", pieces " + std::to_string(r.cut_pieces);
     const Trace got = kernel_trace(Kernel::pilot_v6, sel, o);
-    EXPECT_EQ(got.runs, r.want) << "blocks" << where << ", cut " << r.cut;
+    EXPECT_EQ(got.runs, r.want) << why;
     ASSERT_EQ(got.tiles.size(), 1u);
-    EXPECT_EQ(got.tiles[0].bail, r.bail) << "blocks" << where << ", cut " << r.cut;
-    EXPECT_EQ(compare(decide(Pilot::v6, sel, params(o)), got), "") << "blocks" << where << ", cut " << r.cut;
+    EXPECT_EQ(got.tiles[0].bail, r.bail) << why;
+    EXPECT_EQ(got.tiles[0].source, CountSource::none) << why;
+    EXPECT_EQ(got.tiles[0].probed, 0u) << why;
+    EXPECT_EQ(compare(decide(Pilot::v6, sel, params(o)), got), "") << why;
   }
 }
 
