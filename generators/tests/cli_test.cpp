@@ -478,7 +478,7 @@ TEST_F(Cli, HuntTakesTheUsersOptionsAndDmaxForTheFindsTheBoundAndTheFiles) {
       EXPECT_EQ(cj["results"][0]["model_regret"].get<double>(), b["model_regret"].get<double>());
     }
   }
-  for (const std::string bad : {"tile=8 probe=4", "tile=abc", "title=2048", "probe"}) {
+  for (const std::string bad : {"tile=8 probe=4", "tile=abc", "title=2048", "probe", "v6_cut_pieces=0"}) {
     const Result e = run_cli({"hunt", "--pilot", "v4", "--f", "fma13", "--budget", "0", "--seconds", "0", "--options",
                               bad, "--out", path("bad")});
     EXPECT_EQ(e.code, 2) << bad;
@@ -489,7 +489,7 @@ TEST_F(Cli, HuntTakesTheUsersOptionsAndDmaxForTheFindsTheBoundAndTheFiles) {
 TEST_F(Cli, CheckReadsTheRecordedOptionsAndDmaxBackAndRefusesMalformedOnes) {
   const std::string head = "# options: tile=2048 probe=128 calib_blocks=2 calib_len=1024 verify_blocks=4 distrust=3 "
                            "seed=7 xlo=0.02 lo=0.2 B=0.3 D=0.845 bail=0.5 C=0.4 S=0.2 K=0.18 M=3 shrink=0.25 "
-                           "kappa=1 rho=1.5\n# d_max: 0.625 from --dmax\n";
+                           "kappa=1 rho=1.5 v6_cut_pieces=8\n# d_max: 0.625 from --dmax\n";
   const std::string p = file("rec.pattern", head + "period 4096\nlength 20480\nseg 300:1 rest:0\n");
   const Result r = run_cli({"check", "--pattern", p, "--f", "sin10", "--kernel", "pilot_v4,pilot_v5", "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
@@ -506,6 +506,7 @@ TEST_F(Cli, CheckReadsTheRecordedOptionsAndDmaxBackAndRefusesMalformedOnes) {
     EXPECT_EQ(o["bail"], 0.5);
     EXPECT_EQ(o["shrink"], 0.25);
     EXPECT_EQ(o["rho"], 1.5);
+    EXPECT_EQ(o["v6_cut_pieces"], 8);
     EXPECT_EQ(o["d_max"], 0.625);
     EXPECT_EQ(res["d_max"], 0.625);
     EXPECT_EQ(res["d_max_source"], "--dmax recorded in the file");
@@ -527,6 +528,7 @@ TEST_F(Cli, CheckReadsTheRecordedOptionsAndDmaxBackAndRefusesMalformedOnes) {
   EXPECT_EQ(nlohmann::json::parse(g.out)["results"][0]["d_max"], 0.5);
   for (const std::string& bad : {std::string("# options: tile=4096 nosuch=1\n"), std::string("# options: tile=-3\n"),
                                  std::string("# options: tile=4096 probe=9999\n"),
+                                 std::string("# options: tile=4096 v6_cut_pieces=0\n"),
                                  std::string("# options: tile=4096\n# d_max: x from model m5\n"),
                                  std::string("# model: m5\n")}) {
     const Result b = run_cli({"check", "--pattern", file("bad.pattern", bad + "period 4096\nseg 1:1 rest:0\n")});
