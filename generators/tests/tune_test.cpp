@@ -115,6 +115,22 @@ TEST_F(Tune, ReturnsItsStartWhenNoCandidateMeetsThePlainDataRule) {
   EXPECT_EQ(r.bounds, 1u);  // the start's only
 }
 
+// A knob the pilot does not read moves nothing: pilot_v6 runs no probe when d_max < 0 (sqrt), so every probe
+// certifies the same bound up to the bisection's last bits, and tune keeps its start instead of reporting a move.
+TEST_F(Tune, KeepsItsStartWhenAKnobOnlyTiesItsBound) {
+  gen::hunt::TuneConfig c;
+  c.n = 20480, c.budget = 2, c.seconds = 0, c.knobs = {gen::hunt::Knob::probe};
+  const gen::CostModel m = gen::CostModel::m5();
+  PilotOptions o = gen::model_options(m, Fn::sqrt);
+  o.tile = 1024, o.probe = 64, o.calib_len = 512;
+  ASSERT_LT(*o.d_max, 0.0);
+  const gen::hunt::TuneResult r = gen::hunt::tune(Kernel::pilot_v6, Fn::sqrt, m, o, c);
+  EXPECT_EQ(gen::hunt::options_text(r.best.options), gen::hunt::options_text(o)) << r.best.moved;
+  EXPECT_EQ(gen::hunt::options_text(r.sweep.options), gen::hunt::options_text(o)) << r.sweep.moved;
+  EXPECT_EQ(r.best.moved, "");
+  EXPECT_EQ(r.best.bound, r.start.bound);
+}
+
 // A seed (what `maskapply tune` hands a pilot from another pilot's tune of the same f) that no move of the searched
 // knob reaches: restricted to verify_blocks, pilot_v4 fma13 gets probe=16 lo=0.2 only from the seed, and keeps it.
 TEST_F(Tune, TriesItsSeedsAfterTheSweepAndKeepsOneThatLowersTheBound) {
