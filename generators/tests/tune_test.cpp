@@ -100,14 +100,20 @@ TEST_F(Tune, NeverReturnsOptionsWithAWorseCertifiedBoundThanItsStartAndNeverLose
   EXPECT_LE(e["bound_after"].get<double>(), e["bound_before"].get<double>()) << e.dump();
 }
 
+// The library tests' start: f's options under m, in tiles of 1024 with a probe of 64 and calibration pieces of 512.
+PilotOptions small_start(const gen::CostModel& m, Fn f) {
+  PilotOptions o = gen::model_options(m, f);
+  o.tile = 1024, o.probe = 64, o.calib_len = 512;
+  return o;
+}
+
 // The library, under a plain-data rule no candidate can meet (cost at most half the start's): the start comes back.
 TEST_F(Tune, ReturnsItsStartWhenNoCandidateMeetsThePlainDataRule) {
   gen::hunt::TuneConfig c;
   c.n = 20480, c.budget = 4, c.seconds = 0, c.plain.max_ratio = 0.5;
   c.knobs = {gen::hunt::Knob::probe, gen::hunt::Knob::lo};
   const gen::CostModel m = gen::CostModel::m5();
-  PilotOptions o = gen::model_options(m, Fn::fma13);
-  o.tile = 1024, o.probe = 64, o.calib_len = 512;
+  const PilotOptions o = small_start(m, Fn::fma13);
   const gen::hunt::TuneResult r = gen::hunt::tune(Kernel::pilot_v3_5, Fn::fma13, m, o, c);
   EXPECT_EQ(gen::hunt::options_text(r.best.options), gen::hunt::options_text(o));
   EXPECT_EQ(r.best.bound, r.start.bound);
@@ -121,8 +127,7 @@ TEST_F(Tune, KeepsItsStartWhenAKnobOnlyTiesItsBound) {
   gen::hunt::TuneConfig c;
   c.n = 20480, c.budget = 2, c.seconds = 0, c.knobs = {gen::hunt::Knob::probe};
   const gen::CostModel m = gen::CostModel::m5();
-  PilotOptions o = gen::model_options(m, Fn::sqrt);
-  o.tile = 1024, o.probe = 64, o.calib_len = 512;
+  const PilotOptions o = small_start(m, Fn::sqrt);
   ASSERT_LT(*o.d_max, 0.0);
   const gen::hunt::TuneResult r = gen::hunt::tune(Kernel::pilot_v6, Fn::sqrt, m, o, c);
   EXPECT_EQ(gen::hunt::options_text(r.best.options), gen::hunt::options_text(o)) << r.best.moved;
@@ -137,8 +142,7 @@ TEST_F(Tune, TriesItsSeedsAfterTheSweepAndKeepsOneThatLowersTheBound) {
   gen::hunt::TuneConfig c;
   c.n = 20480, c.budget = 0, c.seconds = 0, c.knobs = {gen::hunt::Knob::verify_blocks};
   const gen::CostModel m = gen::CostModel::m5();
-  PilotOptions o = gen::model_options(m, Fn::fma13);
-  o.tile = 1024, o.probe = 64, o.calib_len = 512;
+  const PilotOptions o = small_start(m, Fn::fma13);
   PilotOptions seed = o;
   seed.probe = 16, seed.lo = 0.2;
   c.seeds = {o, seed};  // the start itself first: a seed that is no better is passed over
