@@ -281,7 +281,7 @@ class Pilot {
     }
   }
 
-  // The article's blend branch: blend_skip below xlo, blend otherwise (pilot_v6 cuts its blend_skip: skip_cut).
+  // The article's blend branch: blend_skip below xlo, blend otherwise (pilot_v6 has its own: skip_cut).
   void blend_branch(const Tile& t, long long cnt) { run(cnt < th_.xlo ? Strategy::blend_skip : Strategy::blend, t); }
 
  private:

@@ -21,16 +21,16 @@
 //     and at least 16 (the last takes the rest; fewer pieces when size < 16 * verify_blocks), bail after a piece
 //     (not the last) whose count / length < bail * d_max, detour the rest; v5's chunks are the same pieces;
 //   - v6 (docs/pilot_v6.md): d_max < 0 (hi < 0): no probe (source none, probed 0), blend_skip as one run over
-//     min(v6_cut_pieces, size / 16) pieces (at least 1; their lengths as the verified blend's), ending after a
-//     piece (not the last) in which at least v6_skip_cut of its length / 16 blocks hold a selected element, then
-//     blend; otherwise the probe; the one-pass compact: compact as one run over the pieces below, ending after a piece (not the last) that has
-//     blocks beginning at or after the probe's end and fewer than v6_floor of them non-empty, then compact_skip;
-//     a cheap f (0 <= d_max < v6_band): cnt > hi and cnt > lo: blend_skip over the tile; xlo <= cnt otherwise:
-//     the one-pass compact; cnt < xlo: compact_skip; a dear f (d_max >= v6_band): cnt > hi: blend_verified over
-//     min(v6_pieces, size / probe) pieces (at least 1), bailing after a piece (not the last) whose count / length
+//     min(v6_cut_pieces, size / 16) pieces (at least 1; their lengths as the verified blend's), ending after a piece
+//     (not the last) in which at least v6_skip_cut of its length / 16 blocks hold a selected element, then blend;
+//     otherwise the probe; the one-pass compact: compact as one run over the pieces below, ending after a piece (not
+//     the last) that has blocks beginning at or after the probe's end and fewer than v6_floor of them non-empty, then
+//     compact_skip; a cheap f (0 <= d_max < v6_band): cnt > hi and cnt > lo: blend_skip over the tile; xlo <= cnt
+//     otherwise: the one-pass compact; cnt < xlo: compact_skip; a dear f (d_max >= v6_band): cnt > hi: blend_verified
+//     over min(v6_pieces, size / probe) pieces (at least 1), bailing after a piece (not the last) whose count / length
 //     < v6_bail * d_max, then compact_skip; lo6 <= cnt <= hi (lo6 = v6_lo * probe, truncated as the others):
-//     detour_skip, one run per piece, the same bail below v6_lo; xlo <= cnt < lo (and below lo6): the one-pass
-//     compact; otherwise compact_skip;
+//     detour_skip, one run per piece, the same bail below v6_lo; xlo <= cnt < lo (and below lo6): the one-pass compact;
+//     otherwise compact_skip;
 //   - probed: the elements the probe read (the window, or v5's 32 per pair), 0 when the tile was not probed.
 #pragma once
 

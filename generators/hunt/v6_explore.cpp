@@ -2,7 +2,8 @@
 // pilot_v6's design by measurement (docs/pilot_v6.md, "Rules tried"): for each f under m5 at n = 147 456, its
 // certified bound (bisection of the bound's F(lambda) to 2^-14, no witness) and its worst model cost over the best
 // of v1-v4 on uniform random selections (densities 0.005-1, seeds 1 and 2). Options from the environment:
-// X_PROBE=probe X_VB=v6_pieces X_BAIL=v6_bail X_LOD=v6_lo X_FLOOR=v6_floor X_BAND=v6_band X_CUT=v6_skip_cut X_CP=v6_cut_pieces;
+// X_PROBE=probe X_VB=v6_pieces X_BAIL=v6_bail X_LOD=v6_lo X_FLOOR=v6_floor X_BAND=v6_band X_CUT=v6_skip_cut
+// X_CP=v6_cut_pieces;
 // X_NOBOUND=1 or X_NOPLAIN=1 skip a part, X_F=name measures that f only, X_ALLD=1 prints each density's ratio. The
 // plain-data worst is also given for densities <= 0.2 and above.
 //   X_LOD=0.3 build/x86/generators/maskapply_v6_explore
