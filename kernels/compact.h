@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // compact: a detour that records which registers are non-empty during compress and expands only those, so a
 // sparse span pays expand for its few non-empty registers, not for all of them. compact_verified_span (pilot_v6)
-// is one compact pass that stops compressing at the first sparse piece.
+// is one compact pass that stops compressing at the first sparse piece; compact_skip_cut_span one compact_skip pass
+// that stops at the first dense piece.
 #pragma once
 
 #include <type_traits>
@@ -27,8 +28,8 @@ MASKAPPLY_INLINE void book_block(uint8_t* s, uint32_t* idx, size_t& k, size_t i,
 }
 
 // One compact-detour pass being built over the span at p (its length <= ws.capacity()): compress appends the
-// whole blocks of [i0, i1) to the workspace (Skip: jumping over the empty ones, the first compared with
-// "non-empty"), finish runs f over everything packed, once, and expands it back into the non-empty registers.
+// whole blocks of [i0, i1) to the workspace (Skip: jumping over the empty ones, the pass's first block compared
+// with "non-empty", every later one with the block before it, across calls), finish runs f over everything packed, once, and expands it back into the non-empty registers.
 //
 // The article pads the list of non-empty registers to a multiple of 4 with entries (s = 0, idx = 0) that point at
 // register 0. When register 0 is itself selected and shares the last group with a padding entry, the padding
@@ -44,11 +45,10 @@ class CompactPass {
   template <bool Skip, bool Count = false>
   size_t compress(size_t i0, size_t i1, size_t from = 0) {
     size_t nonempty = 0;
-    bool prev_empty = false;
     for (size_t i = i0; i < i1; i += kBlock) {
       const Block b = load_block(p_ + i, mask_);
       if constexpr (Skip)
-        if (skip_block(b, prev_empty, w_)) continue;
+        if (skip_block(b, prev_empty_, w_)) continue;
       std::array<uint32_t, 4> code;
       ptr_ += compress_block(ptr_, b, code, w_);
       book_block(s_, idx_, k_, i, code, w_);
@@ -56,6 +56,8 @@ class CompactPass {
     }
     return nonempty;
   }
+  // How many elements are packed so far.
+  size_t packed() const { return static_cast<size_t>(ptr_ - tmp_); }
   // Applies f to what was packed and expands it back. Returns how many elements that was.
   size_t finish() {
     const size_t size = static_cast<size_t>(ptr_ - tmp_);
@@ -84,6 +86,7 @@ class CompactPass {
   uint32_t* const idx_;
   float* ptr_;
   size_t k_ = 0;  // registers booked
+  bool prev_empty_ = false;  // Skip: the last block compressed or skipped was empty (one run across compress calls)
 };
 
 // One compact-detour pass over n <= ws.capacity() elements. Returns how many were selected.
@@ -127,6 +130,34 @@ VerifiedCompact compact_verified_span(float* p, size_t n, F& f, M& mask, Workspa
   r.count = pass.finish();
   if (r.did == n) r.count += blend_tail(p + body, n - body, f, mask, w);
   return r;
+}
+
+// pilot_v6's cut compact_skip over [from, n) of n <= ws.capacity() elements (`from` a multiple of 16, at or before
+// the last piece's start): compact_skip compressing the VerifyPieces of (n, pieces) from the one holding `from`,
+// counting each piece's selected elements; after a piece (not piece 0, not the last) with at least `cut` of its
+// length selected, it compresses no more, and one packed pass (f once, one rounding to 16 lanes) and the expand
+// finish [from, end of that piece). Returns that end, or n; [end, n) is untouched. Never reads or writes outside
+// [p, p+n).
+template <class F, class M, class W = NoWork>
+size_t compact_skip_cut_span(float* p, size_t n, F& f, M& mask, Workspace& ws, size_t pieces, double cut, size_t from,
+                             W&& w = {}) {
+  const size_t body = n & ~(kBlock - 1);
+  const VerifyPieces vp(n, pieces);
+  CompactPass<F, M, std::remove_reference_t<W>> pass(p, f, mask, ws, w);
+  size_t did = n;
+  for (size_t k = from / vp.len; k < vp.count; ++k) {
+    const size_t b = std::max(from, vp.begin(k)), e = vp.end(k, n);
+    const size_t before = pass.packed();
+    pass.template compress<true>(b, std::min(e, body));
+    if (k > 0 && k + 1 < vp.count &&
+        static_cast<double>(pass.packed() - before) / static_cast<double>(e - vp.begin(k)) >= cut) {
+      did = e;
+      break;
+    }
+  }
+  pass.finish();
+  if (did == n) blend_tail(p + body, n - body, f, mask, w);
+  return did;
 }
 
 }  // namespace detail

@@ -54,6 +54,7 @@ struct PilotOptions {
   double v6_band = 0.35;       // f with d_max below this is cheap (its own table: blend_skip or the one-pass compact)
   double v6_skip_cut = 0.3;    // d_max < 0: blend_skip until a piece this full of non-empty blocks, then blend
   size_t v6_cut_pieces = 32;   // d_max < 0: the pieces of that blend_skip, min(this, tile size / 16), at least one
+  double v6_dense_cut = 0.07;  // a cheap f: compact_skip until a piece this dense (selected / length), then blend_skip
 
   // Empty when the options are usable, else what is wrong.
   std::string validate() const {
@@ -65,8 +66,8 @@ struct PilotOptions {
     if (v6_cut_pieces == 0) return "v6_cut_pieces must be positive";
     if (!std::isfinite(xlo) || !std::isfinite(lo) || !std::isfinite(bail) || !std::isfinite(B) || !std::isfinite(D) ||
         !std::isfinite(v6_bail) || !std::isfinite(v6_lo) || !std::isfinite(v6_floor) ||
-        !std::isfinite(v6_band) || !std::isfinite(v6_skip_cut))
-      return "xlo, lo, bail, v6_bail, v6_lo, v6_floor, v6_band, v6_skip_cut, B and D must be finite";
+        !std::isfinite(v6_band) || !std::isfinite(v6_skip_cut) || !std::isfinite(v6_dense_cut))
+      return "xlo, lo, bail, v6_bail, v6_lo, v6_floor, v6_band, v6_skip_cut, v6_dense_cut, B and D must be finite";
     if (d_max && std::isnan(*d_max)) return "d_max must not be NaN";
     for (const double v : {C, S, K, M, shrink, kappa, rho})
       if (!std::isfinite(v) || v < 0) return "C, S, K, M, shrink, kappa and rho must be finite and >= 0";
@@ -233,18 +234,36 @@ class Pilot {
 
   // pilot_v6's one-pass compact over the tile (compact_verified_span in the VerifyPieces of (size, pieces), counting
   // the non-empty blocks past the probe), reported as one compact run; after a piece but the last with fewer than
-  // `floor` of its blocks past the probe non-empty, compact_skip on the rest. Returns where it stopped
-  // (tile-relative), or the tile size.
-  size_t compact_verified(Tile& t, size_t pieces, double floor) {
+  // `floor` of its blocks past the probe non-empty, compact_skip on the rest (with `cut`: compact_skip_cut).
+  // Returns where it stopped (tile-relative), or the tile size.
+  size_t compact_verified(Tile& t, size_t pieces, double floor, bool cut) {
     const size_t from = std::min(o_.probe, t.size());
     const VerifiedCompact r =
         compact_verified_span(a_ + t.begin(), t.size(), f_, mask_, ws_, pieces, floor, from, work());
     report(t.begin(), t.begin() + r.did, Strategy::compact);
     if (r.did < t.size()) {
       t.d.bail = t.begin() + r.did;
-      run(Strategy::compact_skip, t.begin() + r.did, t.end());
+      if (cut)
+        compact_skip_cut(t, r.did, pieces, o_.v6_dense_cut);
+      else
+        run(Strategy::compact_skip, t.begin() + r.did, t.end());
     }
     return r.did;
+  }
+
+  // pilot_v6's compact_skip for a cheap f from the tile-relative `from` (a piece's start) to the tile's end
+  // (compact_skip_cut_span in the VerifyPieces of (size, pieces), counting each piece's selected elements),
+  // reported as one compact_skip run; after a piece (not piece 0, not the last) with at least `cut` of its
+  // elements selected, blend_skip on the rest. Returns where it cut (tile-relative), or the size.
+  size_t compact_skip_cut(Tile& t, size_t from, size_t pieces, double cut) {
+    const size_t did =
+        compact_skip_cut_span(a_ + t.begin(), t.size(), f_, mask_, ws_, pieces, cut, from, work());
+    report(t.begin() + from, t.begin() + did, Strategy::compact_skip);
+    if (did < t.size()) {
+      if (from == 0) t.d.bail = t.begin() + did;
+      run(Strategy::blend_skip, t.begin() + did, t.end());
+    }
+    return did;
   }
 
   // pilot_v6's tile when d_max < 0 (blend_skip_cut in the VerifyPieces of (size, pieces), counting every
@@ -424,7 +443,9 @@ void pilot_v4(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
 // detour_skip piece by piece (each piece its own run, bailing below v6_lo), from xlo to lo the one-pass compact,
 // else compact_skip. For a cheap f (0 <= d_max < v6_band): a probe above both hi and lo runs blend_skip over the
 // tile, whose worst case (a switch per block) is the least for such an f; from xlo the one-pass compact; below
-// xlo compact_skip. When d_max < 0 (blend is cheaper than detour even over empty registers) no probe: blend_skip
+// xlo compact_skip; a cheap f's compact_skip (below xlo, and after the one-pass compact stops) is one run cut
+// short after a piece (not piece 0, not the last) with at least v6_dense_cut of its elements selected, blend_skip
+// on the rest. When d_max < 0 (blend is cheaper than detour even over empty registers) no probe: blend_skip
 // from the tile's start in min(v6_cut_pieces, size / 16) pieces, cut short after a piece with at least
 // v6_skip_cut of its blocks non-empty (blend on the rest); the count that decides is paid for by work the tile
 // needs anyway. No memory between tiles.
@@ -448,7 +469,9 @@ void pilot_v6(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
     else if (!cheap && cnt >= v6_lo)
       p.verified_pieces(t, Strategy::detour_skip, pieces, o.v6_lo, Strategy::compact_skip);
     else if (cnt >= p.th().xlo && (cheap || cnt < p.th().lo))
-      p.compact_verified(t, pieces, o.v6_floor);
+      p.compact_verified(t, pieces, o.v6_floor, cheap);
+    else if (cheap)
+      p.compact_skip_cut(t, 0, pieces, o.v6_dense_cut);
     else
       p.run(Strategy::compact_skip, t);
   });

@@ -235,7 +235,26 @@ class Decider {
         const bool blend = !cheap && cnt > lim_.hi;
         const bool detour = !cheap && !blend && cnt >= probe_count(p_.v6_lo, p_.probe);
         const bool band = !blend && !detour && cnt >= lim_.xlo && (cheap || cnt < lim_.lo);
-        if (!blend && !detour && !band) return emit(d.begin, d.end, Strategy::compact_skip);
+        // A cheap f's compact_skip: one run from piece `first` until a piece (not piece 0, not the last) with at
+        // least v6_dense_cut of its length selected, then blend_skip.
+        const auto dense_cut = [&](size_t first) {
+          size_t cut = size;
+          for (size_t i = std::max<size_t>(first, 1); i + 1 < count; ++i)
+            if (static_cast<double>(selected(d.begin + i * len, d.begin + (i + 1) * len)) / static_cast<double>(len) >=
+                p_.v6_dense_cut) {
+              cut = (i + 1) * len;
+              break;
+            }
+          emit(d.begin + first * len, d.begin + cut, Strategy::compact_skip);
+          if (cut < size) {
+            if (first == 0) d.bail = d.begin + cut;
+            emit(d.begin + cut, d.end, Strategy::blend_skip);
+          }
+        };
+        if (!blend && !detour && !band) {
+          if (cheap) return dense_cut(0);
+          return emit(d.begin, d.end, Strategy::compact_skip);
+        }
         const size_t probe_len = std::min(p_.probe, size);
         size_t stop = size;
         for (size_t i = 0; i < count; ++i) {
@@ -260,6 +279,7 @@ class Decider {
         if (blend || band) emit(d.begin, d.begin + stop, blend ? Strategy::blend_verified : Strategy::compact);
         if (stop < size) {
           d.bail = d.begin + stop;
+          if (cheap) return dense_cut(stop / len);
           emit(d.begin + stop, d.end, Strategy::compact_skip);
         }
         return;

@@ -35,13 +35,15 @@ inline unsigned inc(unsigned r, unsigned a) { return (r + a + 15) / 16 - (r + 15
 
 // A count carried in the state: exact below K; from K on only "at least K" and, with residue, its value mod 16
 // (what the packed pass's rounding needs). Indices 0 .. K-1 exact, K .. K+15 (or K) saturated.
-// With KB > 0 it is two counts in one (pilot_v6's one-pass compact): the non-empty blocks, saturated at KB, and
+// With KB > 0 it is two counts in one (pilot_v6's one-pass compact): the non-empty blocks (with KE: the selected
+// elements, pilot_v6's cut compact_skip), saturated at KB, and
 // the selected elements mod 16; index = 16 * blocks + residue, and that index is also the count routes read and
 // write (a route decodes it; K is unused).
 struct Ctr {
   size_t K = 1;
   bool residue = true;
   size_t KB = 0;
+  bool KE = false;  // a KB counter's first count counts selected elements, not non-empty blocks
   size_t size() const { return KB ? (KB + 1) * 16 : K + (residue ? 16 : 1); }
   size_t from_count(size_t c) const {
     if (KB) return std::min(c / 16, KB) * 16 + c % 16;
@@ -56,7 +58,7 @@ struct Ctr {
     return K + (r + 16 - K % 16) % 16;
   }
   size_t add(size_t i, unsigned a) const {
-    if (KB) return std::min(i / 16 + (a > 0 ? 1 : 0), KB) * 16 + (i % 16 + a) % 16;
+    if (KB) return std::min(i / 16 + (KE ? a : (a > 0 ? 1 : 0)), KB) * 16 + (i % 16 + a) % 16;
     if (i < K) return from_count(i + a);
     return residue ? K + (i - K + a) % 16 : K;
   }
@@ -213,7 +215,48 @@ void add_piece0(TileModel& t, const V6Pieces& vp, Strategy s, size_t pb,
 
 // The fallback s (compact_skip unless said) from the end of piece k to the tile's end, for k = 0 .. nb - 2, as
 // consecutive stages.
-void add_fallbacks(TileModel& t, const V6Pieces& vp, Strategy s = Strategy::compact_skip) {
+// A cheap f's cut compact_skip (pilot_v6): one compact_skip run from piece j >= 1 of vp on, counting each piece's
+// selected elements and the run's residue (a two-count counter, Ctr::KE); after a piece but the last with at least
+// T of them (T / len >= v6_dense_cut, the kernels' expression), blend_skip to the tile's end. Stages from the
+// returned base: start[j] (a run starts at piece j) base + j - 1, cont[j] (the run goes on into piece j) base +
+// nb - 1 + j - 1, blend_skip after piece j base + 2 (nb - 1) + j - 1.
+bool dense_cut(const Rules& r) { return r.pilot == Kernel::pilot_v6 && r.hi >= 0 && r.dm < r.o.v6_band; }
+size_t add_dense_cut(TileModel& t, const Rules& r, const V6Pieces& vp) {
+  const size_t nb = vp.nb, lb = vp.lb, base = t.stages.size();
+  const size_t T = Rules::least_not_below(vp.len, r.o.v6_dense_cut), KT = std::max<size_t>(T, 1);
+  for (int start = 1; start >= 0; --start)
+    for (size_t j = 1; j < nb; ++j) {
+      Stage p;
+      p.b0 = j * lb, p.b1 = vp.end(j), p.s = Strategy::compact_skip, p.run_start = start;
+      if (j + 1 == nb) {
+        p.ctr.K = 1;
+        p.route = [](size_t, const Emit& emit) { emit(-1, 0, 0.0); };
+      } else {
+        p.ctr.K = 0, p.ctr.KB = KT, p.ctr.KE = true;
+        p.route = [=](size_t c, const Emit& emit) {
+          if (c / 16 >= T) emit(static_cast<int>(base + 2 * (nb - 1) + j - 1), 0, 0.0);
+          else emit(static_cast<int>(base + nb - 1 + j), c % 16, 0.0);
+        };
+      }
+      t.stages.push_back(p);
+    }
+  for (size_t j = 1; j + 1 < nb; ++j) {
+    Stage d;
+    d.b0 = vp.end(j), d.b1 = vp.blocks, d.s = Strategy::blend_skip;
+    d.ctr.K = 1;
+    d.route = [](size_t, const Emit& emit) { emit(-1, 0, 0.0); };
+    t.stages.push_back(d);
+  }
+  return base;
+}
+
+// The fallback s (compact_skip unless said) from the end of piece k to the tile's end, for k = 0 .. nb - 2, as
+// consecutive stages; for a cheap f's compact_skip (r given), the cut compact_skip from piece k + 1.
+void add_fallbacks(TileModel& t, const V6Pieces& vp, Strategy s = Strategy::compact_skip, const Rules* r = nullptr) {
+  if (r && s == Strategy::compact_skip && dense_cut(*r)) {
+    add_dense_cut(t, *r, vp);
+    return;
+  }
   for (size_t k = 0; k + 1 < vp.nb; ++k) {
     Stage d;
     d.b0 = vp.end(k), d.b1 = vp.blocks, d.s = s;
@@ -319,7 +362,7 @@ void add_verified_compact(TileModel& t, const Rules& r, size_t blocks, size_t pb
     p.route = [](size_t, const Emit& emit) { emit(-1, 0, 0.0); };
     t.stages.push_back(p);
   }
-  add_fallbacks(t, vp);
+  add_fallbacks(t, vp, Strategy::compact_skip, &r);
 }
 
 // pilot_v6's tile when d_max < 0 (no probe): one blend_skip run over the pieces of (size, v6_cut_piece_count),
@@ -400,6 +443,30 @@ TileModel build_tile(const Rules& r, const Classes& cl, const CostModel& m, Fn f
     }
     if (oc == kVerifiedCompact) {
       add_verified_compact(t, r, blocks, pb, member, Kp);
+      continue;
+    }
+    // A cheap f's compact_skip over the tile: the probe's stage and the rest of piece 0 (never checked), then the
+    // cut compact_skip's run going on into piece 1.
+    if (oc == static_cast<int>(Strategy::compact_skip) && dense_cut(r) && V6Pieces(r, blocks).nb > 1) {
+      const V6Pieces vp(r, blocks);
+      const size_t head = t.stages.size();
+      const bool split = pb < vp.end(0);
+      const size_t cont1 = head + (split ? 2 : 1) + vp.nb - 1;  // cont[1] of add_dense_cut after these stages
+      Stage a;
+      a.b0 = 0, a.b1 = pb, a.s = Strategy::compact_skip;
+      a.ctr.K = Kp;
+      a.route = [=](size_t c, const Emit& emit) {
+        if (member(c)) emit(static_cast<int>(split ? head + 1 : cont1), c % 16, 0.0);
+      };
+      t.stages.push_back(a);
+      if (split) {
+        Stage b;
+        b.b0 = pb, b.b1 = vp.end(0), b.s = Strategy::compact_skip, b.run_start = false;
+        b.ctr.K = 1;
+        b.route = [=](size_t c, const Emit& emit) { emit(static_cast<int>(cont1), c % 16, 0.0); };
+        t.stages.push_back(b);
+      }
+      add_dense_cut(t, r, vp);
       continue;
     }
     if (oc != kVerified) {

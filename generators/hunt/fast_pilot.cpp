@@ -250,7 +250,7 @@ struct Sim {
   // one run up to where it stops; detour_skip: each piece its own run), falling back to compact_skip on the rest
   // after a piece but the last whose density is below floor (compact, the one-pass compact: that has blocks
   // beginning at or after the probe's end and fewer than floor of them non-empty).
-  void verified_v6(TileDecision& d, Strategy st, double floor) {
+  void verified_v6(TileDecision& d, Strategy st, double floor, bool cut = false) {
     const size_t size = d.end - d.begin;
     const size_t pieces = v6_piece_count(o, size);
     const size_t len = verify_len(size, pieces), nb = verify_count(size, pieces);
@@ -276,7 +276,31 @@ struct Sim {
     if (st == Strategy::blend_verified || st == Strategy::compact) run(d.begin, d.begin + did, st);
     if (did < size) {
       d.bail = d.begin + did;
-      run(d.begin + did, d.end, Strategy::compact_skip);
+      if (cut)
+        skip_to_blend_skip(d, did, o.v6_dense_cut);
+      else
+        run(d.begin + did, d.end, Strategy::compact_skip);
+    }
+  }
+  // pilot_v6's cut compact_skip for a cheap f (docs/pilot_v6.md): compact_skip as one run from tile offset `from`
+  // (a piece's start) over v6's pieces; after a piece (not piece 0, not the last) with at least cut of its
+  // elements selected, blend_skip on the rest (the tile's bail when from is 0).
+  void skip_to_blend_skip(TileDecision& d, size_t from, double cut) {
+    const size_t size = d.end - d.begin;
+    const size_t pieces = v6_piece_count(o, size);
+    const size_t len = verify_len(size, pieces), nb = verify_count(size, pieces);
+    size_t did = size;
+    for (size_t k = std::max<size_t>(from / len, 1); k + 1 < nb; ++k) {
+      const size_t b = k * len, e = b + len;
+      if (static_cast<double>(s.count(d.begin + b, d.begin + e)) / static_cast<double>(len) >= cut) {
+        did = e;
+        break;
+      }
+    }
+    run(d.begin + from, d.begin + did, Strategy::compact_skip);
+    if (did < size) {
+      if (from == 0) d.bail = d.begin + did;
+      run(d.begin + did, d.end, Strategy::blend_skip);
     }
   }
 };
@@ -348,7 +372,8 @@ void simulate(Kernel pilot, const Summary& s, const PilotOptions& o, Trace& out)
         if (cheap && c > sim.hi && c > sim.lo) sim.run(d.begin, d.end, Strategy::blend_skip);
         else if (!cheap && c > sim.hi) sim.verified_v6(d, Strategy::blend_verified, o.v6_bail * dm);
         else if (!cheap && c >= conv(o.v6_lo)) sim.verified_v6(d, Strategy::detour_skip, o.v6_lo);
-        else if (c >= sim.xlo && (cheap || c < sim.lo)) sim.verified_v6(d, Strategy::compact, o.v6_floor);
+        else if (c >= sim.xlo && (cheap || c < sim.lo)) sim.verified_v6(d, Strategy::compact, o.v6_floor, cheap);
+        else if (cheap) sim.skip_to_blend_skip(d, 0, o.v6_dense_cut);
         else sim.run(d.begin, d.end, Strategy::compact_skip);
         break;
       }

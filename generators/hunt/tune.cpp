@@ -19,16 +19,16 @@ namespace maskapply::gen::hunt {
 
 namespace {
 
-constexpr std::array<std::string_view, 14> kKnobNames{"tile",     "probe",    "xlo",       "lo",      "verify_blocks",
-                                                      "bail",     "distrust", "v6_pieces", "v6_bail", "v6_lo",
-                                                      "v6_floor", "v6_band",  "v6_skip_cut", "v6_cut_pieces"};
+constexpr std::array<std::string_view, 15> kKnobNames{
+    "tile",  "probe",    "xlo",     "lo",          "verify_blocks", "bail",        "distrust", "v6_pieces",
+    "v6_bail", "v6_lo", "v6_floor", "v6_band", "v6_skip_cut", "v6_cut_pieces", "v6_dense_cut"};
 
 const std::vector<Knob> kV35Knobs{Knob::tile, Knob::probe, Knob::xlo, Knob::lo, Knob::verify_blocks, Knob::bail};
 const std::vector<Knob> kV4Knobs{Knob::tile,          Knob::probe, Knob::xlo,     Knob::lo,
                                  Knob::verify_blocks, Knob::bail,  Knob::distrust};
 const std::vector<Knob> kV6Knobs{Knob::tile,    Knob::probe,  Knob::xlo,      Knob::lo,
                                  Knob::v6_pieces, Knob::v6_bail, Knob::v6_lo, Knob::v6_floor, Knob::v6_band,
-                                 Knob::v6_skip_cut, Knob::v6_cut_pieces};
+                                 Knob::v6_skip_cut, Knob::v6_cut_pieces, Knob::v6_dense_cut};
 
 bool whole_knob(Knob k) {
   return k == Knob::tile || k == Knob::probe || k == Knob::verify_blocks || k == Knob::distrust || k == Knob::v6_pieces ||
@@ -80,6 +80,7 @@ double knob_value(const PilotOptions& o, Knob k) {
     case Knob::v6_band: return o.v6_band;
     case Knob::v6_skip_cut: return o.v6_skip_cut;
     case Knob::v6_cut_pieces: return static_cast<double>(o.v6_cut_pieces);
+    case Knob::v6_dense_cut: return o.v6_dense_cut;
   }
   return 0;
 }
@@ -100,6 +101,7 @@ void set_knob(PilotOptions& o, Knob k, double v) {
     case Knob::v6_band: o.v6_band = v; break;
     case Knob::v6_skip_cut: o.v6_skip_cut = v; break;
     case Knob::v6_cut_pieces: o.v6_cut_pieces = static_cast<size_t>(v); break;
+    case Knob::v6_dense_cut: o.v6_dense_cut = v; break;
   }
 }
 
@@ -119,6 +121,7 @@ const std::vector<double>& knob_grid(Knob k) {
       {0, 0.2, 0.35, 0.6, 1},                      // v6_band (0: every f dear; 1: every f cheap)
       {0.1, 0.2, 0.3, 0.4, 0.6},                   // v6_skip_cut (non-empty blocks per piece; d_max < 0 only)
       {8, 16, 32, 64},                             // v6_cut_pieces (d_max < 0 only)
+      {0.03, 0.05, 0.07, 0.1, 0.15, 0.25},         // v6_dense_cut (selected per piece; a cheap f only)
   };
   return grids[static_cast<size_t>(k)];
 }

@@ -65,6 +65,7 @@ TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
   EXPECT_EQ(o.v6_band, 0.35);
   EXPECT_EQ(o.v6_skip_cut, 0.3);
   EXPECT_EQ(o.v6_cut_pieces, 32u);
+  EXPECT_EQ(o.v6_dense_cut, 0.07);
   EXPECT_EQ(p.v6_pieces, o.v6_pieces);
   EXPECT_EQ(p.v6_bail, o.v6_bail);
   EXPECT_EQ(p.v6_lo, o.v6_lo);
@@ -72,6 +73,7 @@ TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
   EXPECT_EQ(p.v6_band, o.v6_band);
   EXPECT_EQ(p.v6_skip_cut, o.v6_skip_cut);
   EXPECT_EQ(p.v6_cut_pieces, o.v6_cut_pieces);
+  EXPECT_EQ(p.v6_dense_cut, o.v6_dense_cut);
 }
 
 struct Hand {
@@ -181,7 +183,7 @@ Params params(const PilotOptions& o) {
   p.shrink = o.shrink, p.kappa = o.kappa, p.rho = o.rho;
   p.v6_pieces = o.v6_pieces, p.v6_bail = o.v6_bail, p.v6_lo = o.v6_lo;
   p.v6_floor = o.v6_floor, p.v6_band = o.v6_band, p.v6_skip_cut = o.v6_skip_cut;
-  p.v6_cut_pieces = o.v6_cut_pieces;
+  p.v6_cut_pieces = o.v6_cut_pieces, p.v6_dense_cut = o.v6_dense_cut;
   return p;
 }
 
@@ -293,9 +295,10 @@ TEST(Decisions, V6CompactsACheapFsTileInOneRunFromXloUntilAPieceBelowTheFloor) {
   // d_max = 0.3 < v6_band = 0.35 (a cheap f): hi = 4, xlo = 1, lo = 6, lo6 = 8 (a cheap f has no detour_skip and
   // no verified blend). A probe from xlo to max(hi, lo) = 6 runs compact as one run over 4 pieces of one block,
   // ending after a piece (not the last) whose block is empty (piece 0 is the probe's: never checked); below xlo
-  // compact_skip. The next test has pieces of several blocks.
+  // compact_skip. The next test has pieces of several blocks. v6_dense_cut above 1: no compact_skip is ever cut
+  // (V6CutsACheapFsCompactSkip... below).
   PilotOptions o = small();
-  o.v6_pieces = 4, o.d_max = 0.3, o.v6_floor = 0.125;
+  o.v6_pieces = 4, o.d_max = 0.3, o.v6_floor = 0.125, o.v6_dense_cut = 2;
   using S = Strategy;
   struct Row {
     size_t probe, piece1, last;
@@ -329,6 +332,46 @@ TEST(Decisions, V6CompactsACheapFsTileInOneRunFromXloUntilAPieceBelowTheFloor) {
     EXPECT_EQ(kernel_trace(Kernel::pilot_v6, sel, o).runs, (std::vector<maskapply::Run>{{0, 64, want}})) << probe;
     EXPECT_EQ(decide(Pilot::v6, sel, params(o)).runs, (std::vector<maskapply::Run>{{0, 64, want}})) << probe;
   }
+}
+
+TEST(Decisions, V6CutsACheapFsCompactSkipToBlendSkipAfterAPieceWithAtLeastTheDenseCutSelected) {
+  // d_max = 0.3 (a cheap f): hi = 4, xlo = 1, lo = 6; 4 pieces of one block; v6_dense_cut 0.25: 4 of a piece's 16.
+  // compact_skip (a probe below xlo, or after the one-pass compact stops) is one run until a piece (not piece 0,
+  // not the last) with at least 4 selected, then blend_skip; the tile's bail is the cut only when the compact_skip
+  // began the tile (else it stays where the one-pass compact stopped).
+  PilotOptions o = small();
+  o.v6_pieces = 4, o.d_max = 0.3, o.v6_floor = 0.125, o.v6_dense_cut = 0.25;
+  using S = Strategy;
+  struct Row {
+    size_t probe, piece1, piece2, last;
+    std::vector<maskapply::Run> want;
+    size_t bail;
+  };
+  const std::vector<Row> rows{
+      {0, 4, 0, 16, {{0, 32, S::compact_skip}, {32, 64, S::blend_skip}}, 32},  // the cut itself
+      {0, 3, 4, 0, {{0, 48, S::compact_skip}, {48, 64, S::blend_skip}}, 48},   // one below it goes on
+      {0, 3, 3, 16, {{0, 64, S::compact_skip}}, kNoBail},                      // the last piece is never checked
+      {2, 0, 4, 0, {{0, 32, S::compact}, {32, 48, S::compact_skip}, {48, 64, S::blend_skip}}, 32},
+      {2, 0, 3, 16, {{0, 32, S::compact}, {32, 64, S::compact_skip}}, 32},
+  };
+  for (const Row& r : rows) {
+    std::vector<uint8_t> sel(64, 0);
+    for (size_t i = 0; i < 16; ++i)
+      sel[i] = i < r.probe, sel[16 + i] = i < r.piece1, sel[32 + i] = i < r.piece2, sel[48 + i] = i < r.last;
+    const Trace got = kernel_trace(Kernel::pilot_v6, sel, o);
+    const std::string row = "probe " + std::to_string(r.probe) + ", pieces " + std::to_string(r.piece1) + " " +
+                            std::to_string(r.piece2) + " " + std::to_string(r.last);
+    EXPECT_EQ(got.runs, r.want) << row;
+    ASSERT_EQ(got.tiles.size(), 1u);
+    EXPECT_EQ(got.tiles[0].bail, r.bail) << row;
+    EXPECT_EQ(compare(decide(Pilot::v6, sel, params(o)), got), "") << row;
+  }
+  // A dear f (d_max = v6_band) never cuts: its compact_skip below xlo runs to the tile's end.
+  o.v6_band = 0.3;
+  std::vector<uint8_t> sel(64, 1);
+  for (size_t i = 0; i < 16; ++i) sel[i] = 0;
+  EXPECT_EQ(kernel_trace(Kernel::pilot_v6, sel, o).runs, (std::vector<maskapply::Run>{{0, 64, S::compact_skip}}));
+  EXPECT_EQ(decide(Pilot::v6, sel, params(o)).runs, (std::vector<maskapply::Run>{{0, 64, S::compact_skip}}));
 }
 
 TEST(Decisions, V6sOnePassCompactStopsAfterAPieceWithTooFewNonEmptyBlocksPastTheProbe) {
