@@ -305,7 +305,7 @@ void add_verified_v6(TileModel& t, const Rules& r, const CostModel& m, Fn f, siz
 // run (one packed pass) over V6Pieces until a piece but the last that has blocks past the probe and fewer than
 // v6_floor of them non-empty; then compact_skip to the tile's end. Past the probe its counter holds two counts
 // (Ctr::KB): the piece's non-empty blocks and the run's selected elements mod 16 (its packed pass's rounding),
-// which crosses the pieces: piece k >= 1 (but the last) has a stage per residue r0 at its start.
+// which crosses the pieces: each piece's stage starts from the residue the piece before it ended with.
 void add_verified_compact(TileModel& t, const Rules& r, size_t blocks, size_t pb,
                           const std::function<long long(size_t)>& member, size_t Kp) {
   const V6Pieces vp(r, blocks);
@@ -315,17 +315,17 @@ void add_verified_compact(TileModel& t, const Rules& r, size_t blocks, size_t pb
   const size_t T = need_of(lb);
   const bool split = pb < vp.end(0);
   const size_t head = t.stages.size();
-  // Piece k in 1 .. nb-2 with residue r0: stage mid_from + 16 (k - 1) + r0; the last piece: last_stage; after a
-  // stop at the end of piece k: fallback_from + k.
+  // Piece k in 1 .. nb-2: stage mid_from + k - 1; the last piece: last_stage; after a stop at the end of piece k:
+  // fallback_from + k.
   const size_t mid_from = head + (split ? 2 : 1);
-  const size_t last_stage = nb > 1 ? mid_from + 16 * (nb - 2) : 0;
+  const size_t last_stage = nb > 1 ? mid_from + (nb - 2) : 0;
   const size_t fallback_from = last_stage + 1;
   // After piece k with `nonempty` of its blocks past the probe non-empty (`need` to go on) and the run's residue r1.
   const auto next = [=](size_t k, size_t nonempty, size_t need, size_t r1, const Emit& emit) {
     if (k + 1 == nb) return emit(-1, 0, 0.0);
     if (nonempty < need) return emit(static_cast<int>(fallback_from + k), 0, 0.0);
     if (k + 2 == nb) return emit(static_cast<int>(last_stage), r1, 0.0);
-    emit(static_cast<int>(mid_from + 16 * k + r1), r1, 0.0);
+    emit(static_cast<int>(mid_from + k), r1, 0.0);
   };
   Stage a;  // the probe: counts selected elements for the branch (and the residue)
   a.b0 = 0, a.b1 = split ? pb : vp.end(0), a.s = Strategy::compact;
@@ -347,14 +347,13 @@ void add_verified_compact(TileModel& t, const Rules& r, size_t blocks, size_t pb
     };
     t.stages.push_back(a);
   }
-  for (size_t k = 1; k + 1 < nb; ++k)
-    for (size_t r0 = 0; r0 < 16; ++r0) {
-      Stage p;
-      p.b0 = k * lb, p.b1 = vp.end(k), p.s = Strategy::compact, p.run_start = false;
-      p.ctr.K = 0, p.ctr.KB = std::max<size_t>(T, 1);
-      p.route = [=](size_t c, const Emit& emit) { next(k, c / 16, T, c % 16, emit); };
-      t.stages.push_back(p);
-    }
+  for (size_t k = 1; k + 1 < nb; ++k) {
+    Stage p;
+    p.b0 = k * lb, p.b1 = vp.end(k), p.s = Strategy::compact, p.run_start = false;
+    p.ctr.K = 0, p.ctr.KB = std::max<size_t>(T, 1);
+    p.route = [=](size_t c, const Emit& emit) { next(k, c / 16, T, c % 16, emit); };
+    t.stages.push_back(p);
+  }
   if (nb > 1) {
     Stage p;
     p.b0 = (nb - 1) * lb, p.b1 = blocks, p.s = Strategy::compact, p.run_start = false;
