@@ -34,7 +34,10 @@ std::ostream& operator<<(std::ostream& os, const MaskSpec& m) {
 std::ostream& operator<<(std::ostream& os, const PilotOptions& o) {
   os << "{tile=" << o.tile << " probe=" << o.probe << " xlo=" << o.xlo << " lo=" << o.lo
      << " calib_blocks=" << o.calib_blocks << " calib_len=" << o.calib_len << " verify_blocks=" << o.verify_blocks
-     << " bail=" << o.bail << " distrust=" << o.distrust << " seed=" << o.seed << " d_max=";
+     << " bail=" << o.bail << " distrust=" << o.distrust << " seed=" << o.seed << " v6_pieces=" << o.v6_pieces
+     << " v6_bail=" << o.v6_bail << " v6_lo=" << o.v6_lo << " v6_floor=" << o.v6_floor << " v6_band=" << o.v6_band
+     << " v6_skip_cut=" << o.v6_skip_cut << " v6_cut_pieces=" << o.v6_cut_pieces
+     << " v6_dense_cut=" << o.v6_dense_cut << " d_max=";
   if (o.d_max)
     os << *o.d_max;
   else
@@ -454,6 +457,16 @@ rc::Gen<PilotOptions> pilot_options() {
                                                  {2, rc::gen::inRange<size_t>(0, 25)}});
     o.d_max = *d_max();
     o.seed = *rc::gen::weightedOneOf<uint64_t>({{1, rc::gen::just<uint64_t>(0)}, {1, rc::gen::arbitrary<uint64_t>()}});
+    // pilot_v6's own options: its defaults mostly, else values at and beyond the ends of their ranges.
+    o.v6_pieces = *rc::gen::weightedOneOf<size_t>({{3, rc::gen::just<size_t>(16)}, {2, rc::gen::inRange<size_t>(1, 40)}});
+    o.v6_bail = *rc::gen::weightedElement<double>({{4, 1.05}, {1, 0.0}, {1, 0.75}, {1, 2.0}});
+    o.v6_lo = *rc::gen::weightedElement<double>({{4, 0.6}, {1, 0.0}, {1, 0.16}, {1, 0.3}, {1, 1.5}});
+    o.v6_floor = *rc::gen::weightedElement<double>({{4, 0.15}, {1, 0.0}, {1, 0.5}, {1, 1.0}});
+    o.v6_band = *rc::gen::weightedElement<double>({{4, 0.35}, {1, 0.0}, {1, 1.0}, {1, 2.0}});
+    o.v6_skip_cut = *rc::gen::weightedElement<double>({{4, 0.3}, {1, 0.0}, {1, 0.1}, {1, 1.0}});
+    o.v6_cut_pieces =
+        *rc::gen::weightedOneOf<size_t>({{3, rc::gen::just<size_t>(32)}, {2, rc::gen::inRange<size_t>(1, 70)}});
+    o.v6_dense_cut = *rc::gen::weightedElement<double>({{4, 0.07}, {1, 0.0}, {1, 0.25}, {1, 1.0}, {1, 2.0}});
     return o;
   });
 }

@@ -80,7 +80,7 @@ rc::Gen<MaskSpec> generic_mask(const std::vector<float>& data);  // greater, not
 rc::Gen<MaskSpec> any_mask(const std::vector<float>& data);
 
 rc::Gen<double> d_max();             // very negative, 0, (0, 1), >= 1, ±inf
-rc::Gen<PilotOptions> pilot_options();  // every option, small tiles mostly, d_max injected
+rc::Gen<PilotOptions> pilot_options();  // every option (v6's too), small tiles mostly, d_max injected
 
 // Draws c.options and c.data for c.kernel, inside a property: a pilot gets pilot_options() and pilot_data()
 // (the data's own mask is returned), a plain kernel plain_options() and float_array() (nothing returned); the
