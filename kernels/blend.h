@@ -116,7 +116,8 @@ size_t blend_verified(float* a, size_t n, F f, M mask, double d_max, size_t bloc
 // blend_skip over [a, a+n) in the VerifyPieces of (n, blocks), one skip span (each block compared with the one
 // before it, the first with "non-empty"), counting the non-empty blocks of each piece. After a piece but the last
 // in which that count / (the piece's length / 16) is at least `cut`, it stops and returns the end of that piece:
-// [0, returned) is processed, [returned, n) is untouched. Returns n when it never stops. Never reads or writes outside [a, a+n).
+// [0, returned) is processed, [returned, n) is untouched. Returns n when it never stops. Never reads or writes
+// outside [a, a+n).
 template <class F, class M, class W>
 size_t blend_skip_cut(float* a, size_t n, F f, M mask, size_t blocks, double cut, W&& w) {
   const VerifyPieces pieces(n, blocks);

@@ -29,7 +29,8 @@ MASKAPPLY_INLINE void book_block(uint8_t* s, uint32_t* idx, size_t& k, size_t i,
 
 // One compact-detour pass being built over the span at p (its length <= ws.capacity()): compress appends the
 // whole blocks of [i0, i1) to the workspace (Skip: jumping over the empty ones, the pass's first block compared
-// with "non-empty", every later one with the block before it, across calls), finish runs f over everything packed, once, and expands it back into the non-empty registers.
+// with "non-empty", every later one with the block before it, across calls), finish runs f over everything packed,
+// once, and expands it back into the non-empty registers.
 //
 // The article pads the list of non-empty registers to a multiple of 4 with entries (s = 0, idx = 0) that point at
 // register 0. When register 0 is itself selected and shares the last group with a padding entry, the padding

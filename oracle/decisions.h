@@ -28,11 +28,11 @@
 //     compact_skip; a cheap f (0 <= d_max < v6_band): cnt > hi and cnt > lo: blend_skip over the tile; xlo <= cnt
 //     otherwise: the one-pass compact; cnt < xlo: compact_skip; a cheap f's compact_skip (below xlo, and after the
 //     one-pass compact ends) is one run ending after a piece (not piece 0, not the last) with at least v6_dense_cut
-//     of its length selected, then blend_skip (the tile's bail only when it began at the tile's start); a dear f (d_max >= v6_band): cnt > hi: blend_verified
-//     over min(v6_pieces, size / probe) pieces (at least 1), bailing after a piece (not the last) whose count / length
-//     < v6_bail * d_max, then compact_skip; lo6 <= cnt <= hi (lo6 = v6_lo * probe, truncated as the others):
-//     detour_skip, one run per piece, the same bail below v6_lo; xlo <= cnt < lo (and below lo6): the one-pass compact;
-//     otherwise compact_skip;
+//     of its length selected, then blend_skip (the tile's bail only when it began at the tile's start); a dear f
+//     (d_max >= v6_band): cnt > hi: blend_verified over min(v6_pieces, size / probe) pieces (at least 1), bailing
+//     after a piece (not the last) whose count / length < v6_bail * d_max, then compact_skip; lo6 <= cnt <= hi
+//     (lo6 = v6_lo * probe, truncated as the others): detour_skip, one run per piece, the same bail below v6_lo;
+//     xlo <= cnt < lo (and below lo6): the one-pass compact; otherwise compact_skip;
 //   - probed: the elements the probe read (the window, or v5's 32 per pair), 0 when the tile was not probed.
 #pragma once
 

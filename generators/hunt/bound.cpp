@@ -213,8 +213,6 @@ void add_piece0(TileModel& t, const V6Pieces& vp, Strategy s, size_t pb,
   t.stages.push_back(a);
 }
 
-// The fallback s (compact_skip unless said) from the end of piece k to the tile's end, for k = 0 .. nb - 2, as
-// consecutive stages.
 // A cheap f's cut compact_skip (pilot_v6): one compact_skip run from piece j >= 1 of vp on, counting each piece's
 // selected elements and the run's residue (a two-count counter, Ctr::KE); after a piece but the last with at least
 // T of them (T / len >= v6_dense_cut, the kernels' expression), blend_skip to the tile's end. Stages from the
@@ -251,12 +249,8 @@ size_t add_dense_cut(TileModel& t, const Rules& r, const V6Pieces& vp) {
 }
 
 // The fallback s (compact_skip unless said) from the end of piece k to the tile's end, for k = 0 .. nb - 2, as
-// consecutive stages; for a cheap f's compact_skip (r given), the cut compact_skip from piece k + 1.
-void add_fallbacks(TileModel& t, const V6Pieces& vp, Strategy s = Strategy::compact_skip, const Rules* r = nullptr) {
-  if (r && s == Strategy::compact_skip && dense_cut(*r)) {
-    add_dense_cut(t, *r, vp);
-    return;
-  }
+// consecutive stages.
+void add_fallbacks(TileModel& t, const V6Pieces& vp, Strategy s = Strategy::compact_skip) {
   for (size_t k = 0; k + 1 < vp.nb; ++k) {
     Stage d;
     d.b0 = vp.end(k), d.b1 = vp.blocks, d.s = s;
@@ -361,7 +355,12 @@ void add_verified_compact(TileModel& t, const Rules& r, size_t blocks, size_t pb
     p.route = [](size_t, const Emit& emit) { emit(-1, 0, 0.0); };
     t.stages.push_back(p);
   }
-  add_fallbacks(t, vp, Strategy::compact_skip, &r);
+  // After a stop at the end of piece k: compact_skip, for a cheap f cut (add_dense_cut's start[k + 1] is at
+  // fallback_from + k, where add_fallbacks puts its stage k).
+  if (dense_cut(r))
+    add_dense_cut(t, r, vp);
+  else
+    add_fallbacks(t, vp);
 }
 
 // pilot_v6's tile when d_max < 0 (no probe): one blend_skip run over the pieces of (size, v6_cut_piece_count),
@@ -448,23 +447,10 @@ TileModel build_tile(const Rules& r, const Classes& cl, const CostModel& m, Fn f
     // cut compact_skip's run going on into piece 1.
     if (oc == static_cast<int>(Strategy::compact_skip) && dense_cut(r) && V6Pieces(r, blocks).nb > 1) {
       const V6Pieces vp(r, blocks);
-      const size_t head = t.stages.size();
       const bool split = pb < vp.end(0);
-      const size_t cont1 = head + (split ? 2 : 1) + vp.nb - 1;  // cont[1] of add_dense_cut after these stages
-      Stage a;
-      a.b0 = 0, a.b1 = pb, a.s = Strategy::compact_skip;
-      a.ctr.K = Kp;
-      a.route = [=](size_t c, const Emit& emit) {
-        if (member(c)) emit(static_cast<int>(split ? head + 1 : cont1), c % 16, 0.0);
-      };
-      t.stages.push_back(a);
-      if (split) {
-        Stage b;
-        b.b0 = pb, b.b1 = vp.end(0), b.s = Strategy::compact_skip, b.run_start = false;
-        b.ctr.K = 1;
-        b.route = [=](size_t c, const Emit& emit) { emit(static_cast<int>(cont1), c % 16, 0.0); };
-        t.stages.push_back(b);
-      }
+      const size_t cont1 = t.stages.size() + (split ? 2 : 1) + vp.nb - 1;  // add_dense_cut's cont[1], after piece 0
+      add_piece0(t, vp, Strategy::compact_skip, pb, member, Kp, 1, true,
+                 [=](size_t c, const Emit& emit) { emit(static_cast<int>(cont1), c % 16, 0.0); });
       add_dense_cut(t, r, vp);
       continue;
     }

@@ -225,26 +225,39 @@ struct Sim {
     }
     return did;
   }
-  // pilot_v6's tile when d_max < 0: one blend_skip run over v6's pieces, ending after a piece but the last with at
-  // least cut of its len / 16 blocks non-empty; blend on the rest.
-  void skip_cut(TileDecision& d, double cut) {
+  // pilot_v6's cut run: st as one run from tile offset `from` (a piece's start) over `pieces` pieces, ending after
+  // a piece (not before piece `first`, not the last) that is at least `cut` full (blocks: of its len / 16 blocks
+  // non-empty; else of its len elements selected); `then` on the rest (the tile's bail when from is 0).
+  void cut_run(TileDecision& d, size_t pieces, size_t from, size_t first, bool blocks, double cut, Strategy st,
+               Strategy then) {
     const size_t size = d.end - d.begin;
-    const size_t pieces = v6_cut_piece_count(o, size);
     const size_t len = verify_len(size, pieces), nb = verify_count(size, pieces);
     size_t did = size;
-    for (size_t k = 0; k + 1 < nb; ++k) {
+    for (size_t k = std::max(from / len, first); k + 1 < nb; ++k) {
       const size_t b = k * len, e = b + len;
-      const SpanStats st = s.stats(d.begin + b, d.begin + e);
-      if (static_cast<double>(st.blocks - st.empty_blocks) / static_cast<double>(len / 16) >= cut) {
+      const SpanStats ps = s.stats(d.begin + b, d.begin + e);
+      const double full = blocks ? static_cast<double>(ps.blocks - ps.empty_blocks) / static_cast<double>(len / 16)
+                                 : static_cast<double>(ps.selected + ps.tail_selected) / static_cast<double>(len);
+      if (full >= cut) {
         did = e;
         break;
       }
     }
-    run(d.begin, d.begin + did, Strategy::blend_skip);
+    run(d.begin + from, d.begin + did, st);
     if (did < size) {
-      d.bail = d.begin + did;
-      run(d.begin + did, d.end, Strategy::blend);
+      if (from == 0) d.bail = d.begin + did;
+      run(d.begin + did, d.end, then);
     }
+  }
+  // pilot_v6's tile when d_max < 0: blend_skip over its cut pieces, blend after a piece with cut of its blocks
+  // non-empty.
+  void skip_cut(TileDecision& d, double cut) {
+    cut_run(d, v6_cut_piece_count(o, d.end - d.begin), 0, 0, true, cut, Strategy::blend_skip, Strategy::blend);
+  }
+  // A cheap f's compact_skip from `from` (docs/pilot_v6.md): blend_skip after a piece but piece 0 with cut of its
+  // elements selected.
+  void skip_to_blend_skip(TileDecision& d, size_t from, double cut) {
+    cut_run(d, v6_piece_count(o, d.end - d.begin), from, 1, false, cut, Strategy::compact_skip, Strategy::blend_skip);
   }
   // pilot_v6's verified run (docs/pilot_v6.md): st over the tile in v6_pieces pieces (blend_verified and compact:
   // one run up to where it stops; detour_skip: each piece its own run), falling back to compact_skip on the rest
@@ -280,27 +293,6 @@ struct Sim {
         skip_to_blend_skip(d, did, o.v6_dense_cut);
       else
         run(d.begin + did, d.end, Strategy::compact_skip);
-    }
-  }
-  // pilot_v6's cut compact_skip for a cheap f (docs/pilot_v6.md): compact_skip as one run from tile offset `from`
-  // (a piece's start) over v6's pieces; after a piece (not piece 0, not the last) with at least cut of its
-  // elements selected, blend_skip on the rest (the tile's bail when from is 0).
-  void skip_to_blend_skip(TileDecision& d, size_t from, double cut) {
-    const size_t size = d.end - d.begin;
-    const size_t pieces = v6_piece_count(o, size);
-    const size_t len = verify_len(size, pieces), nb = verify_count(size, pieces);
-    size_t did = size;
-    for (size_t k = std::max<size_t>(from / len, 1); k + 1 < nb; ++k) {
-      const size_t b = k * len, e = b + len;
-      if (static_cast<double>(s.count(d.begin + b, d.begin + e)) / static_cast<double>(len) >= cut) {
-        did = e;
-        break;
-      }
-    }
-    run(d.begin + from, d.begin + did, Strategy::compact_skip);
-    if (did < size) {
-      if (from == 0) d.bail = d.begin + did;
-      run(d.begin + did, d.end, Strategy::blend_skip);
     }
   }
 };
