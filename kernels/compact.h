@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // compact: a detour that records which registers are non-empty during compress and expands only those, so a
 // sparse span pays expand for its few non-empty registers, not for all of them. compact_verified_span (pilot_v6)
-// is one compact pass that stops compressing at the first sparse piece; compact_skip_cut_span one compact_skip pass
-// that stops at the first dense piece.
+// is one compact pass that stops compressing at the first sparse piece (or one with a full block);
+// compact_skip_cut_span one compact_skip pass that stops at the first dense piece.
 #pragma once
 
 #include <type_traits>
@@ -41,21 +41,28 @@ class CompactPass {
  public:
   CompactPass(float* p, F& f, M& mask, Workspace& ws, W& w)
       : p_(p), f_(f), mask_(mask), w_(w), tmp_(ws.tmp()), s_(ws.s()), idx_(ws.idx()), ptr_(tmp_) {}
-  // Compresses the blocks of [i0, i1) (multiples of 16). With Count, returns how many non-empty blocks begin at or
-  // after element `from` (from the lane codes the bookkeeping has anyway); else 0.
-  template <bool Skip, bool Count = false>
-  size_t compress(size_t i0, size_t i1, size_t from = 0) {
+  // What compress counts over the blocks that begin at or after element `from` (from the lane codes the bookkeeping
+  // has anyway): the non-empty ones, and whether one holds at least `dense_at` selected elements.
+  struct Counts {
     size_t nonempty = 0;
+    bool dense = false;
+  };
+  // Compresses the blocks of [i0, i1) (multiples of 16). With Count, returns its Counts; else zeros.
+  template <bool Skip, bool Count = false>
+  Counts compress(size_t i0, size_t i1, size_t from = 0, size_t dense_at = kBlock + 1) {
+    Counts c;
     for (size_t i = i0; i < i1; i += kBlock) {
       const Block b = load_block(p_ + i, mask_);
       if constexpr (Skip)
         if (skip_block(b, prev_empty_, w_)) continue;
       std::array<uint32_t, 4> code;
-      ptr_ += compress_block(ptr_, b, code, w_);
+      const size_t packed = compress_block(ptr_, b, code, w_);
+      ptr_ += packed;
       book_block(s_, idx_, k_, i, code, w_);
-      if constexpr (Count) nonempty += i >= from && (code[0] | code[1] | code[2] | code[3]) != 0;
+      if constexpr (Count)
+        if (i >= from) c.nonempty += packed != 0, c.dense |= packed >= dense_at;
     }
-    return nonempty;
+    return c;
   }
   // How many elements are packed so far.
   size_t packed() const { return static_cast<size_t>(ptr_ - tmp_); }
@@ -102,29 +109,31 @@ size_t compact_span(float* p, size_t n, F& f, M& mask, Workspace& ws, W&& w = {}
 
 // Where compact_verified_span stopped and what its one pass selected.
 struct VerifiedCompact {
-  size_t did = 0;    // [0, did) was processed; did == n: all of it
-  size_t count = 0;  // the selected elements of [0, did)
+  size_t did = 0;      // [0, did) was processed; did == n: all of it
+  size_t count = 0;    // the selected elements of [0, did)
+  bool dense = false;  // it stopped at a piece with a block of at least dense_at selected (else: a sparse piece)
 };
 
 // pilot_v6's one-pass compact over n <= ws.capacity() elements: compact (no skip) compressing the VerifyPieces of
-// (n, pieces) one after the other, counting in each the non-empty blocks that begin at or after element `from`;
-// after a piece but the last that has such blocks and fewer than `floor` of them non-empty, it compresses no
-// more, and one packed pass (f once, one rounding to 16 lanes) and the expand finish [0, end of that piece).
-// [did, n) is untouched. Never reads or writes outside [p, p+n).
+// (n, pieces) one after the other, counting in each the blocks that begin at or after element `from`; after a
+// piece but the last with such a block holding at least `dense_at` selected elements (dense), or with such blocks
+// and fewer than `floor` of them non-empty, it compresses no more, and one packed pass (f once, one rounding to 16
+// lanes) and the expand finish [0, end of that piece). [did, n) is untouched. Never reads or writes outside
+// [p, p+n).
 template <class F, class M, class W = NoWork>
 VerifiedCompact compact_verified_span(float* p, size_t n, F& f, M& mask, Workspace& ws, size_t pieces, double floor,
-                                      size_t from, W&& w = {}) {
+                                      size_t from, size_t dense_at, W&& w = {}) {
   const size_t body = n & ~(kBlock - 1);
   const VerifyPieces vp(n, pieces);
   CompactPass<F, M, std::remove_reference_t<W>> pass(p, f, mask, ws, w);
   VerifiedCompact r{n, 0};
   for (size_t k = 0; k < vp.count; ++k) {
     const size_t b = vp.begin(k), e = vp.end(k, n);
-    const size_t nonempty = pass.template compress<false, true>(b, std::min(e, body), from);
+    const auto c = pass.template compress<false, true>(b, std::min(e, body), from, dense_at);
     const size_t first = std::max(b, (from + kBlock - 1) & ~(kBlock - 1)), past = e > first ? (e - first) / kBlock : 0;
-    if (k + 1 < vp.count && past > 0 &&
-        static_cast<double>(nonempty) / static_cast<double>(past) < floor) {
-      r.did = e;
+    if (k + 1 < vp.count &&
+        (c.dense || (past > 0 && static_cast<double>(c.nonempty) / static_cast<double>(past) < floor))) {
+      r.did = e, r.dense = c.dense;
       break;
     }
   }

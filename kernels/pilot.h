@@ -55,6 +55,7 @@ struct PilotOptions {
   double v6_skip_cut = 0.3;    // d_max < 0: blend_skip until a piece this full of non-empty blocks, then blend
   size_t v6_cut_pieces = 32;   // d_max < 0: the pieces of that blend_skip, min(this, tile size / 16), at least one
   double v6_dense_cut = 0.07;  // a cheap f: compact_skip until a piece this dense (selected / length), then blend_skip
+  size_t v6_dense_block = 8;   // a cheap f: the one-pass compact ends after a block this full, then blend_skip
 
   // Empty when the options are usable, else what is wrong.
   std::string validate() const {
@@ -233,17 +234,20 @@ class Pilot {
   }
 
   // pilot_v6's one-pass compact over the tile (compact_verified_span in the VerifyPieces of (size, pieces), counting
-  // the non-empty blocks past the probe), reported as one compact run; after a piece but the last with fewer than
-  // `floor` of its blocks past the probe non-empty, compact_skip on the rest (with `cut`: compact_skip_cut).
+  // the blocks past the probe), reported as one compact run; after a piece but the last with fewer than `floor` of
+  // its blocks past the probe non-empty, compact_skip on the rest (with `cut`, a cheap f: compact_skip_cut; and
+  // after a piece but the last with a block past the probe holding at least v6_dense_block selected, blend_skip).
   // Returns where it stopped (tile-relative), or the tile size.
   size_t compact_verified(Tile& t, size_t pieces, double floor, bool cut) {
     const size_t from = std::min(o_.probe, t.size());
-    const VerifiedCompact r =
-        compact_verified_span(a_ + t.begin(), t.size(), f_, mask_, ws_, pieces, floor, from, work());
+    const VerifiedCompact r = compact_verified_span(a_ + t.begin(), t.size(), f_, mask_, ws_, pieces, floor, from,
+                                                    cut ? o_.v6_dense_block : kBlock + 1, work());
     report(t.begin(), t.begin() + r.did, Strategy::compact);
     if (r.did < t.size()) {
       t.d.bail = t.begin() + r.did;
-      if (cut)
+      if (r.dense)
+        run(Strategy::blend_skip, t.begin() + r.did, t.end());
+      else if (cut)
         compact_skip_cut(t, r.did, pieces, o_.v6_dense_cut);
       else
         run(Strategy::compact_skip, t.begin() + r.did, t.end());
@@ -438,7 +442,9 @@ void pilot_v4(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
 // rest of the tile could punish is verified piece by piece and falls back to compact_skip, the strategy whose worst
 // case is the least; the pieces are min(v6_pieces, tile size / probe) (at least one). The one-pass compact is
 // compact as one run over the pieces (one packed pass), ending after a piece (not the last) with fewer than
-// v6_floor of its blocks past the probe non-empty (compact_skip on the rest): plain compact's speed on random data.
+// v6_floor of its blocks past the probe non-empty (compact_skip on the rest): plain compact's speed on random data;
+// a cheap f's one-pass compact also ends after a piece (not the last) with a block past the probe holding at least
+// v6_dense_block selected (blend_skip on the rest).
 // For a dear f (d_max >= v6_band): above hi the verified blend (bailing below v6_bail * d_max), from v6_lo to hi
 // detour_skip piece by piece (each piece its own run, bailing below v6_lo), from xlo to lo the one-pass compact,
 // else compact_skip. For a cheap f (0 <= d_max < v6_band): a probe above both hi and lo runs blend_skip over the

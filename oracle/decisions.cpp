@@ -257,6 +257,7 @@ class Decider {
         }
         const size_t probe_len = std::min(p_.probe, size);
         size_t stop = size;
+        bool dense = false;
         for (size_t i = 0; i < count; ++i) {
           const size_t bb = d.begin + i * len, be = i + 1 == count ? d.end : bb + len;
           if (detour) emit(bb, be, Strategy::detour_skip);
@@ -265,8 +266,12 @@ class Decider {
           if (band) {  // fewer than v6_floor of the piece's blocks past the probe non-empty (none past: no check)
             size_t past = 0, nonempty = 0;
             for (size_t b = bb; b < be; b += 16)
-              if (b - d.begin >= probe_len) ++past, nonempty += selected(b, b + 16) > 0 ? 1 : 0;
-            stops = past > 0 && static_cast<double>(nonempty) / static_cast<double>(past) < p_.v6_floor;
+              if (b - d.begin >= probe_len) {
+                const size_t sel = selected(b, b + 16);
+                ++past, nonempty += sel > 0 ? 1 : 0;
+                dense = dense || (cheap && sel >= p_.v6_dense_block);  // a cheap f: a block this full ends it too
+              }
+            stops = dense || (past > 0 && static_cast<double>(nonempty) / static_cast<double>(past) < p_.v6_floor);
           } else {
             const double floor = blend ? p_.v6_bail * p_.d_max : p_.v6_lo;
             stops = static_cast<double>(selected(bb, be)) / static_cast<double>(be - bb) < floor;
@@ -279,6 +284,7 @@ class Decider {
         if (blend || band) emit(d.begin, d.begin + stop, blend ? Strategy::blend_verified : Strategy::compact);
         if (stop < size) {
           d.bail = d.begin + stop;
+          if (dense) return emit(d.begin + stop, d.end, Strategy::blend_skip);
           if (cheap) return dense_cut(stop / len);
           emit(d.begin + stop, d.end, Strategy::compact_skip);
         }

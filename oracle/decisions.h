@@ -26,7 +26,9 @@
 //     otherwise the probe; the one-pass compact: compact as one run over the pieces below, ending after a piece (not
 //     the last) that has blocks beginning at or after the probe's end and fewer than v6_floor of them non-empty, then
 //     compact_skip; a cheap f (0 <= d_max < v6_band): cnt > hi and cnt > lo: blend_skip over the tile; xlo <= cnt
-//     otherwise: the one-pass compact; cnt < xlo: compact_skip; a cheap f's compact_skip (below xlo, and after the
+//     otherwise: the one-pass compact, which for a cheap f also ends after a piece (not the last) with a block
+//     beginning at or after the probe's end holding at least v6_dense_block selected, then blend_skip (checked
+//     before the sparse end); cnt < xlo: compact_skip; a cheap f's compact_skip (below xlo, and after the
 //     one-pass compact ends) is one run ending after a piece (not piece 0, not the last) with at least v6_dense_cut
 //     of its length selected, then blend_skip (the tile's bail only when it began at the tile's start); a dear f
 //     (d_max >= v6_band): cnt > hi: blend_verified over min(v6_pieces, size / probe) pieces (at least 1), bailing
@@ -77,7 +79,8 @@ inline constexpr size_t kMaxPairs = 32;
 // pilot_v6's constants (docs/pilot_v6.md's decision table): verified runs in 16 pieces, the blend bailing below
 // 1.05 d_max, detour_skip from a probe density of 0.6, the one-pass compact ending at a piece with fewer than 0.15
 // of its blocks past the probe non-empty, a cheap f below d_max 0.35, blend_skip cut at a piece with 0.3 of its
-// blocks non-empty, a cheap f's compact_skip cut at a piece with 0.07 of its elements selected.
+// blocks non-empty, a cheap f's compact_skip cut at a piece with 0.07 of its elements selected, a cheap f's
+// one-pass compact ended at a piece with a block of 8 selected.
 namespace v6 {
 inline constexpr size_t kPieces = 16;
 inline constexpr double kBail = 1.05;
@@ -87,6 +90,7 @@ inline constexpr double kBand = 0.35;
 inline constexpr double kSkipCut = 0.3;
 inline constexpr size_t kCutPieces = 32;
 inline constexpr double kDenseCut = 0.07;
+inline constexpr size_t kDenseBlock = 8;
 }  // namespace v6
 
 // The options' values the decisions depend on (the article's by default) and the calibrated d_max.
@@ -115,6 +119,7 @@ struct Params {
   double v6_skip_cut = v6::kSkipCut;
   size_t v6_cut_pieces = v6::kCutPieces;
   double v6_dense_cut = v6::kDenseCut;
+  size_t v6_dense_block = v6::kDenseBlock;
 };
 
 // A fraction of the probe as a count: fraction * probe truncated toward zero, the fraction clamped to [-2, 2].

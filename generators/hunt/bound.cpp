@@ -38,13 +38,16 @@ inline unsigned inc(unsigned r, unsigned a) { return (r + a + 15) / 16 - (r + 15
 // With KB > 0 it is two counts in one (pilot_v6's one-pass compact): the non-empty blocks (with KE: the selected
 // elements, pilot_v6's cut compact_skip), saturated at KB, and
 // the selected elements mod 16; index = 16 * blocks + residue, and that index is also the count routes read and
-// write (a route decodes it; K is unused).
+// write (a route decodes it; K is unused). With KD > 0 as well (a cheap f's one-pass compact), three: index =
+// 16 * (blocks * (KD + 1) + full) + residue, full the blocks with at least DA selected, saturated at KD.
 struct Ctr {
   size_t K = 1;
   bool residue = true;
   size_t KB = 0;
   bool KE = false;  // a KB counter's first count counts selected elements, not non-empty blocks
-  size_t size() const { return KB ? (KB + 1) * 16 : K + (residue ? 16 : 1); }
+  size_t KD = 0;     // with KB: a third count, the blocks with at least DA selected, saturated at KD
+  unsigned DA = 16;
+  size_t size() const { return KB ? (KB + 1) * (KD + 1) * 16 : K + (residue ? 16 : 1); }
   size_t from_count(size_t c) const {
     if (KB) return std::min(c / 16, KB) * 16 + c % 16;
     return c < K ? c : K + (residue ? c % 16 : 0);
@@ -58,6 +61,11 @@ struct Ctr {
     return K + (r + 16 - K % 16) % 16;
   }
   size_t add(size_t i, unsigned a) const {
+    if (KB && KD) {
+      const size_t first = i / 16, b = first / (KD + 1), d = first % (KD + 1);
+      const size_t first2 = std::min(b + (a > 0 ? 1 : 0), KB) * (KD + 1) + std::min(d + (a >= DA ? 1 : 0), KD);
+      return first2 * 16 + (i % 16 + a) % 16;
+    }
     if (KB) return std::min(i / 16 + (KE ? a : (a > 0 ? 1 : 0)), KB) * 16 + (i % 16 + a) % 16;
     if (i < K) return from_count(i + a);
     return residue ? K + (i - K + a) % 16 : K;
@@ -315,8 +323,15 @@ void add_verified_compact(TileModel& t, const Rules& r, size_t blocks, size_t pb
   const size_t last_stage = nb > 1 ? mid_from + (nb - 2) : 0;
   const size_t fallback_from = last_stage + 1;
   // After piece k with `nonempty` of its blocks past the probe non-empty (`need` to go on) and the run's residue r1.
-  const auto next = [=](size_t k, size_t nonempty, size_t need, size_t r1, const Emit& emit) {
+  // A cheap f's (a dense cut's) counter holds a third count: whether a block has at least v6_dense_block selected
+  // (above 16: never; KD 0, no third count).
+  const size_t KD = dense_cut(r) && r.o.v6_dense_block <= 16 ? 1 : 0;
+  const unsigned DA = static_cast<unsigned>(std::min<size_t>(r.o.v6_dense_block, 17));
+  const size_t dense_from = fallback_from + (dense_cut(r) ? 2 * (nb - 1) + (nb > 1 ? nb - 2 : 0) : nb - 1);
+  const auto next = [=](size_t k, size_t first, size_t need, size_t r1, const Emit& emit) {
     if (k + 1 == nb) return emit(-1, 0, 0.0);
+    const size_t nonempty = first / (KD + 1), dense = first % (KD + 1);
+    if (KD && dense >= KD) return emit(static_cast<int>(dense_from + k), 0, 0.0);
     if (nonempty < need) return emit(static_cast<int>(fallback_from + k), 0, 0.0);
     if (k + 2 == nb) return emit(static_cast<int>(last_stage), r1, 0.0);
     emit(static_cast<int>(mid_from + k), r1, 0.0);
@@ -332,7 +347,7 @@ void add_verified_compact(TileModel& t, const Rules& r, size_t blocks, size_t pb
     const size_t need0 = need_of(vp.end(0) - pb);
     Stage b;  // the rest of piece 0, past the probe
     b.b0 = pb, b.b1 = vp.end(0), b.s = Strategy::compact, b.run_start = false;
-    b.ctr.K = 0, b.ctr.KB = std::max<size_t>(need0, 1);
+    b.ctr.K = 0, b.ctr.KB = std::max<size_t>(need0, 1), b.ctr.KD = KD, b.ctr.DA = DA;
     b.route = [=](size_t c, const Emit& emit) { next(0, c / 16, need0, c % 16, emit); };
     t.stages.push_back(b);
   } else {
@@ -344,7 +359,7 @@ void add_verified_compact(TileModel& t, const Rules& r, size_t blocks, size_t pb
   for (size_t k = 1; k + 1 < nb; ++k) {
     Stage p;
     p.b0 = k * lb, p.b1 = vp.end(k), p.s = Strategy::compact, p.run_start = false;
-    p.ctr.K = 0, p.ctr.KB = std::max<size_t>(T, 1);
+    p.ctr.K = 0, p.ctr.KB = std::max<size_t>(T, 1), p.ctr.KD = KD, p.ctr.DA = DA;
     p.route = [=](size_t c, const Emit& emit) { next(k, c / 16, T, c % 16, emit); };
     t.stages.push_back(p);
   }
@@ -361,6 +376,7 @@ void add_verified_compact(TileModel& t, const Rules& r, size_t blocks, size_t pb
     add_dense_cut(t, r, vp);
   else
     add_fallbacks(t, vp);
+  if (KD) add_fallbacks(t, vp, Strategy::blend_skip);
 }
 
 // pilot_v6's tile when d_max < 0 (no probe): one blend_skip run over the pieces of (size, v6_cut_piece_count),

@@ -262,13 +262,15 @@ struct Sim {
   // pilot_v6's verified run (docs/pilot_v6.md): st over the tile in v6_pieces pieces (blend_verified and compact:
   // one run up to where it stops; detour_skip: each piece its own run), falling back to compact_skip on the rest
   // after a piece but the last whose density is below floor (compact, the one-pass compact: that has blocks
-  // beginning at or after the probe's end and fewer than floor of them non-empty).
+  // beginning at or after the probe's end and fewer than floor of them non-empty; with cut, a cheap f's, also after a
+  // piece with such a block holding at least v6_dense_block selected, then blend_skip).
   void verified_v6(TileDecision& d, Strategy st, double floor, bool cut = false) {
     const size_t size = d.end - d.begin;
     const size_t pieces = v6_piece_count(o, size);
     const size_t len = verify_len(size, pieces), nb = verify_count(size, pieces);
     const size_t from = std::min(o.probe, size);
     size_t did = size;
+    bool dense = false;
     for (size_t k = 0; k < nb; ++k) {
       const size_t b = k * len, e = k + 1 == nb ? size : b + len;
       if (st != Strategy::blend_verified && st != Strategy::compact) run(d.begin + b, d.begin + e, st);
@@ -277,7 +279,11 @@ struct Sim {
       if (st == Strategy::compact) {
         const size_t first = std::min(e, std::max(b, (from + 15) / 16 * 16));
         const SpanStats ps = s.stats(d.begin + first, d.begin + e);
-        stops = ps.blocks > 0 && static_cast<double>(ps.blocks - ps.empty_blocks) / static_cast<double>(ps.blocks) < floor;
+        // A cheap f's: a block at least v6_dense_block full ends it too (blend_skip on the rest).
+        for (size_t q = first; cut && !dense && q + 16 <= e; q += 16)
+          dense = s.count(d.begin + q, d.begin + q + 16) >= o.v6_dense_block;
+        const double nonempty = static_cast<double>(ps.blocks - ps.empty_blocks);
+        stops = dense || (ps.blocks > 0 && nonempty / static_cast<double>(ps.blocks) < floor);
       } else {
         stops = static_cast<double>(s.count(d.begin + b, d.begin + e)) / static_cast<double>(e - b) < floor;
       }
@@ -289,7 +295,9 @@ struct Sim {
     if (st == Strategy::blend_verified || st == Strategy::compact) run(d.begin, d.begin + did, st);
     if (did < size) {
       d.bail = d.begin + did;
-      if (cut)
+      if (dense)
+        run(d.begin + did, d.end, Strategy::blend_skip);
+      else if (cut)
         skip_to_blend_skip(d, did, o.v6_dense_cut);
       else
         run(d.begin + did, d.end, Strategy::compact_skip);

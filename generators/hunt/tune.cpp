@@ -19,20 +19,22 @@ namespace maskapply::gen::hunt {
 
 namespace {
 
-constexpr std::array<std::string_view, 15> kKnobNames{
+constexpr std::array<std::string_view, 16> kKnobNames{
     "tile",  "probe",    "xlo",     "lo",          "verify_blocks", "bail",        "distrust", "v6_pieces",
-    "v6_bail", "v6_lo", "v6_floor", "v6_band", "v6_skip_cut", "v6_cut_pieces", "v6_dense_cut"};
+    "v6_bail", "v6_lo", "v6_floor", "v6_band", "v6_skip_cut", "v6_cut_pieces", "v6_dense_cut",
+    "v6_dense_block"};
 
 const std::vector<Knob> kV35Knobs{Knob::tile, Knob::probe, Knob::xlo, Knob::lo, Knob::verify_blocks, Knob::bail};
 const std::vector<Knob> kV4Knobs{Knob::tile,          Knob::probe, Knob::xlo,     Knob::lo,
                                  Knob::verify_blocks, Knob::bail,  Knob::distrust};
 const std::vector<Knob> kV6Knobs{Knob::tile,    Knob::probe,  Knob::xlo,      Knob::lo,
                                  Knob::v6_pieces, Knob::v6_bail, Knob::v6_lo, Knob::v6_floor, Knob::v6_band,
-                                 Knob::v6_skip_cut, Knob::v6_cut_pieces, Knob::v6_dense_cut};
+                                 Knob::v6_skip_cut, Knob::v6_cut_pieces, Knob::v6_dense_cut,
+                                 Knob::v6_dense_block};
 
 bool whole_knob(Knob k) {
   return k == Knob::tile || k == Knob::probe || k == Knob::verify_blocks || k == Knob::distrust || k == Knob::v6_pieces ||
-         k == Knob::v6_cut_pieces;
+         k == Knob::v6_cut_pieces || k == Knob::v6_dense_block;
 }
 
 // A knob's value as it reads back: a whole number, or the shortest decimal that gives the same double.
@@ -81,6 +83,7 @@ double knob_value(const PilotOptions& o, Knob k) {
     case Knob::v6_skip_cut: return o.v6_skip_cut;
     case Knob::v6_cut_pieces: return static_cast<double>(o.v6_cut_pieces);
     case Knob::v6_dense_cut: return o.v6_dense_cut;
+    case Knob::v6_dense_block: return static_cast<double>(o.v6_dense_block);
   }
   return 0;
 }
@@ -102,6 +105,7 @@ void set_knob(PilotOptions& o, Knob k, double v) {
     case Knob::v6_skip_cut: o.v6_skip_cut = v; break;
     case Knob::v6_cut_pieces: o.v6_cut_pieces = static_cast<size_t>(v); break;
     case Knob::v6_dense_cut: o.v6_dense_cut = v; break;
+    case Knob::v6_dense_block: o.v6_dense_block = static_cast<size_t>(v); break;
   }
 }
 
@@ -122,6 +126,7 @@ const std::vector<double>& knob_grid(Knob k) {
       {0.1, 0.2, 0.3, 0.4, 0.6},                   // v6_skip_cut (non-empty blocks per piece; d_max < 0 only)
       {8, 16, 32, 64},                             // v6_cut_pieces (d_max < 0 only)
       {0.03, 0.05, 0.07, 0.1, 0.15, 0.25},         // v6_dense_cut (selected per piece; a cheap f only)
+      {4, 6, 7, 8, 10, 12, 17},                    // v6_dense_block (selected per block; a cheap f only; 17: never)
   };
   return grids[static_cast<size_t>(k)];
 }

@@ -66,6 +66,7 @@ TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
   EXPECT_EQ(o.v6_skip_cut, 0.3);
   EXPECT_EQ(o.v6_cut_pieces, 32u);
   EXPECT_EQ(o.v6_dense_cut, 0.07);
+  EXPECT_EQ(o.v6_dense_block, 8u);
   EXPECT_EQ(p.v6_pieces, o.v6_pieces);
   EXPECT_EQ(p.v6_bail, o.v6_bail);
   EXPECT_EQ(p.v6_lo, o.v6_lo);
@@ -74,6 +75,7 @@ TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
   EXPECT_EQ(p.v6_skip_cut, o.v6_skip_cut);
   EXPECT_EQ(p.v6_cut_pieces, o.v6_cut_pieces);
   EXPECT_EQ(p.v6_dense_cut, o.v6_dense_cut);
+  EXPECT_EQ(p.v6_dense_block, o.v6_dense_block);
 }
 
 struct Hand {
@@ -183,7 +185,7 @@ Params params(const PilotOptions& o) {
   p.shrink = o.shrink, p.kappa = o.kappa, p.rho = o.rho;
   p.v6_pieces = o.v6_pieces, p.v6_bail = o.v6_bail, p.v6_lo = o.v6_lo;
   p.v6_floor = o.v6_floor, p.v6_band = o.v6_band, p.v6_skip_cut = o.v6_skip_cut;
-  p.v6_cut_pieces = o.v6_cut_pieces, p.v6_dense_cut = o.v6_dense_cut;
+  p.v6_cut_pieces = o.v6_cut_pieces, p.v6_dense_cut = o.v6_dense_cut, p.v6_dense_block = o.v6_dense_block;
   return p;
 }
 
@@ -296,9 +298,10 @@ TEST(Decisions, V6CompactsACheapFsTileInOneRunFromXloUntilAPieceBelowTheFloor) {
   // no verified blend). A probe from xlo to max(hi, lo) = 6 runs compact as one run over 4 pieces of one block,
   // ending after a piece (not the last) whose block is empty (piece 0 is the probe's: never checked); below xlo
   // compact_skip. The next test has pieces of several blocks. v6_dense_cut above 1: no compact_skip is ever cut
-  // (V6CutsACheapFsCompactSkip... below).
+  // (V6CutsACheapFsCompactSkip... below); v6_dense_block 17: no block ends the one-pass compact for being full
+  // (V6EndsACheapFsOnePassCompact... below).
   PilotOptions o = small();
-  o.v6_pieces = 4, o.d_max = 0.3, o.v6_floor = 0.125, o.v6_dense_cut = 2;
+  o.v6_pieces = 4, o.d_max = 0.3, o.v6_floor = 0.125, o.v6_dense_cut = 2, o.v6_dense_block = 17;
   using S = Strategy;
   struct Row {
     size_t probe, piece1, last;
@@ -378,9 +381,10 @@ TEST(Decisions, V6sOnePassCompactStopsAfterAPieceWithTooFewNonEmptyBlocksPastThe
   // Tile 256, probe 32 (blocks 0 and 1), 4 pieces of 4 blocks; d_max = 0.3 (a cheap f): xlo = 3, hi = 9, lo = 12;
   // the probe holds 4 (the one-pass compact). v6_floor = 0.5: piece 0 has 2 blocks past the probe and stops with
   // none of them non-empty (1 of 2 = 0.5 does not: the kernels' <); pieces 1 and 2 need 2 of their 4 blocks
-  // non-empty, counted as blocks (one element or sixteen alike); the last piece never stops it.
+  // non-empty, counted as blocks (one element or sixteen alike: v6_dense_block 17, no block is full enough to end
+  // it, V6EndsACheapFsOnePassCompact... below); the last piece never stops it.
   PilotOptions o = small();
-  o.tile = 256, o.probe = 32, o.v6_pieces = 4, o.d_max = 0.3, o.v6_floor = 0.5;
+  o.tile = 256, o.probe = 32, o.v6_pieces = 4, o.d_max = 0.3, o.v6_floor = 0.5, o.v6_dense_block = 17;
   using S = Strategy;
   struct Row {
     std::vector<size_t> blocks;  // selected elements per block 2 .. 15 (the probe's 0 and 1: 4 and 0)
@@ -402,6 +406,53 @@ TEST(Decisions, V6sOnePassCompactStopsAfterAPieceWithTooFewNonEmptyBlocksPastThe
     EXPECT_EQ(got.runs, r.want) << "row " << (&r - rows.data());
     EXPECT_EQ(compare(decide(Pilot::v6, sel, params(o)), got), "") << "row " << (&r - rows.data());
   }
+}
+
+TEST(Decisions, V6EndsACheapFsOnePassCompactAfterAPieceWithABlockAtLeastTheDenseBlockFull) {
+  // As the test before (tile 256, probe 32 = blocks 0 and 1, 4 pieces of 4 blocks, d_max = 0.3: a cheap f, xlo = 3,
+  // hi = 9, lo = 12, v6_floor = 0.5), with v6_dense_block = 8: after a piece (not the last) with a block past the
+  // probe holding at least 8 selected, the one-pass compact ends and blend_skip runs the rest (also when the piece
+  // is sparse as well); the probe's blocks and the last piece are never checked. The tile's bail is the end.
+  PilotOptions o = small();
+  o.tile = 256, o.probe = 32, o.v6_pieces = 4, o.d_max = 0.3, o.v6_floor = 0.5, o.v6_dense_block = 8;
+  using S = Strategy;
+  struct Row {
+    size_t probe;                // selected elements in block 0 (block 1: none)
+    std::vector<size_t> blocks;  // selected elements per block 2 .. 15
+    std::vector<maskapply::Run> want;
+    size_t bail;
+  };
+  const std::vector<Row> rows{
+      {4, {1, 1, 8, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, {{0, 128, S::compact}, {128, 256, S::blend_skip}}, 128},
+      {4, {1, 1, 7, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, {{0, 256, S::compact}}, kNoBail},  // one below
+      {4, {8, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, {{0, 64, S::compact}, {64, 256, S::blend_skip}}, 64},
+      {8, {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, {{0, 256, S::compact}}, kNoBail},  // the probe's block
+      {4, {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 16, 16, 16, 16}, {{0, 256, S::compact}}, kNoBail},  // the last piece
+      // Full and sparse at once (1 of 4 non-empty): blend_skip, not compact_skip.
+      {4, {1, 1, 16, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1}, {{0, 128, S::compact}, {128, 256, S::blend_skip}}, 128},
+      // Sparse only: compact_skip (its cut, v6_dense_cut 0.07 of 64 = 5, never reached by the last piece).
+      {4, {1, 1, 7, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1}, {{0, 128, S::compact}, {128, 256, S::compact_skip}}, 128},
+  };
+  const auto tile = [](const Row& r) {
+    std::vector<uint8_t> sel(256, 0);
+    for (size_t i = 0; i < r.probe; ++i) sel[i] = 1;
+    for (size_t b = 0; b < r.blocks.size(); ++b)
+      for (size_t i = 0; i < r.blocks[b]; ++i) sel[16 * (b + 2) + i] = 1;
+    return sel;
+  };
+  for (const Row& r : rows) {
+    const std::vector<uint8_t> sel = tile(r);
+    const Trace got = kernel_trace(Kernel::pilot_v6, sel, o);
+    EXPECT_EQ(got.runs, r.want) << "row " << (&r - rows.data());
+    ASSERT_EQ(got.tiles.size(), 1u);
+    EXPECT_EQ(got.tiles[0].bail, r.bail) << "row " << (&r - rows.data());
+    EXPECT_EQ(compare(decide(Pilot::v6, sel, params(o)), got), "") << "row " << (&r - rows.data());
+  }
+  // A dear f (d_max = v6_band; lo = 12, so the probe's 4 still runs the one-pass compact) never ends it so.
+  o.v6_band = 0.3;
+  const std::vector<uint8_t> sel = tile(rows[0]);
+  EXPECT_EQ(kernel_trace(Kernel::pilot_v6, sel, o).runs, (std::vector<maskapply::Run>{{0, 256, S::compact}}));
+  EXPECT_EQ(decide(Pilot::v6, sel, params(o)).runs, (std::vector<maskapply::Run>{{0, 256, S::compact}}));
 }
 
 TEST(Decisions, V6BlendSkipsACheapFsTileWhenItsProbeIsAboveBothHiAndLo) {
