@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Fuzz target `pilots`: every pilot (v1, v2, v3, v3.5, v4, v5), with an injected or a timed d_max and any options,
+// Fuzz target `pilots`: every pilot (v1, v2, v3, v3.5, v4, v5, v6), with an injected or a timed d_max and any options,
 // equals the oracle bit for bit, stays inside its array, and decides exactly as the article's code does.
 //
 // Two targets are built from this file: `pilots` takes n up to kMaxN = 2048 (a larger decoded n is folded into
@@ -32,7 +32,8 @@
 // Input layout, in the order FuzzedDataProvider consumes it (integers from the end, data bytes from the front):
 //   u8  pilot (mod 6)        u8  f: 6 and 7 (mod 8) are bits_inc, else catalog order
 //   u8  option flags: bit 0 keeps the article's tile, probe and calibration; bit 1 its xlo, lo, verification,
-//       bail and distrust; bit 2 draws v5's seed (below); bit 3 is not read; bit 4 puts the guarded rerun's array at the end of its guard pages,
+//       bail and distrust; bit 2 draws v5's seed (below); bit 3 draws pilot_v6's own options when the pilot is v6
+//       (below); bit 4 puts the guarded rerun's array at the end of its guard pages,
 //       else at the start; bits 5 and 6 both set: the guarded rerun is timed (invariant 4). Otherwise, in this order: tile (u8: < 8 picks {16, 32, 64, 128, 256, 512, 1024,
 //       4096}, else u16 in [16, 4096]); probe (u8: 0 the article's 256 clipped to the tile, 1 the tile, else u16
 //       in [1, tile]); calib_blocks (u8 mod 5); calib_len (u8: < 4 picks {2048, tile, tile / 2, 1}, else u16 in
@@ -40,6 +41,10 @@
 //       1.5]), distrust (0..20)
 //   u8  d_max: < 12 picks {-1, -0.01, 0, 0.014, 0.1, 0.16, 0.5, 0.75, 0.9, 0.99, 1, 1.5}, else f64 in [-2, 2]
 //   u64 v5's probe seed, only when option flag bit 2 is set (else 0, the default)
+//   9 x u8 pilot_v6's options, only when option flag bit 3 is set and the pilot is pilot_v6 (else its defaults), in
+//       this order: v6_pieces, v6_bail, v6_lo, v6_floor, v6_band, v6_skip_cut, v6_dense_cut, v6_cut_pieces,
+//       v6_dense_block; each below 64 keeps the default, else s - 64 = 0 .. 191 picks a value at and beyond its
+//       range's ends (consume_v6_options)
 //   u32 n (mod min(100000, calibration + 20 tiles) + 1; `pilots`: then mod 2049 when above 2048)
 //   u8  misalignment (mod 16)
 //   u8  data kind: even = raw (a mask, data.h: consume_mask, then consume_data); odd = tile-structured
@@ -100,6 +105,26 @@ PilotOptions consume_options(FuzzedDataProvider& p, uint8_t flags) {
   return o;
 }
 
+// pilot_v6's own options (option flag bit 3): a byte each; below 64 the default, else s = byte - 64 picks the
+// pieces 1 .. 40 (cut pieces 1 .. 70), a full block's count 0 .. 17 (17: never), and each fraction in steps of
+// 1/191 over a range reaching past its meaningful ends (a bail and floors of 0 and above 1, a band that makes every
+// f cheap or dear).
+void consume_v6_options(FuzzedDataProvider& p, PilotOptions& o) {
+  const auto byte = [&p]() -> int { return static_cast<int>(p.ConsumeIntegral<uint8_t>()) - 64; };
+  const auto fraction = [&](double& v, double lo, double hi) {
+    if (const int s = byte(); s >= 0) v = lo + (hi - lo) * s / 191.0;
+  };
+  if (const int s = byte(); s >= 0) o.v6_pieces = 1 + static_cast<size_t>(s) % 40;
+  fraction(o.v6_bail, 0.0, 2.0);
+  fraction(o.v6_lo, -0.05, 1.5);
+  fraction(o.v6_floor, 0.0, 1.1);
+  fraction(o.v6_band, -0.1, 1.1);
+  fraction(o.v6_skip_cut, 0.0, 1.1);
+  fraction(o.v6_dense_cut, 0.0, 1.1);
+  if (const int s = byte(); s >= 0) o.v6_cut_pieces = 1 + static_cast<size_t>(s) % 70;
+  if (const int s = byte(); s >= 0) o.v6_dense_block = static_cast<size_t>(s) % 18;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
@@ -111,6 +136,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   c.f = fs >= 6 ? Fn::bits_inc : static_cast<Fn>(fs);
   const uint8_t flags = p.ConsumeIntegral<uint8_t>();
   c.options = consume_options(p, flags);
+  if ((flags & 8) && c.kernel == Kernel::pilot_v6) consume_v6_options(p, c.options);
   const bool at_end = flags & 16, timed = (flags & 0x60) == 0x60;
   const size_t region = c.options.calib_blocks * c.options.calib_len;
   const size_t max_n = std::min<size_t>(100000, region + 20 * c.options.tile);
