@@ -27,6 +27,7 @@ struct Case {
   size_t tile, n, verify_blocks, distrust;
   int alphabet;  // exhaustive test: 0 every block summary (35 per block), 1 the 10-summary alphabet, 2 the 5-summary one
   double xlo = 0.1;
+  size_t dense_block = 8;  // pilot_v6's v6_dense_block (a cheap f's one-pass compact ended by a block this full)
 };
 
 // Under an emulator (MASKAPPLY_EMULATED, set by ctest's registration when cross-compiling, or an emulated arm64
@@ -42,6 +43,7 @@ PilotOptions small_options(const CostModel& m, const Case& c) {
   PilotOptions o;
   o.tile = c.tile, o.probe = 16, o.xlo = c.xlo, o.lo = 0.3, o.calib_blocks = 0, o.verify_blocks = c.verify_blocks;
   o.distrust = c.distrust, o.v6_pieces = c.verify_blocks, o.v6_cut_pieces = c.verify_blocks, o.v6_lo = 0.3, o.v6_floor = 0.1;
+  o.v6_dense_block = c.dense_block;
   o = model_options(m, c.f, o);
   o.d_max = c.d_max;
   return o;
@@ -87,6 +89,9 @@ TEST(Bound, isAtLeastTheRegretOfEveryBlockSummarySequenceAndItsWitnessReachesIt)
       {"v6 sqrt, d_max < 0, 1 tile of 64, 2 pieces (cut)", Kernel::pilot_v6, Fn::sqrt, -1.0, 64, 64, 2, 16, 1, 0.3},
       // d_max 0.2 (hi = 3): a probe of 1 .. 3 runs the one-pass compact, whose residue crosses the pieces.
       {"v6 frfrexp, 1 tile of 64, 4 pieces, one-pass compact", Kernel::pilot_v6, Fn::frfrexp, 0.2, 64, 64, 4, 16, 0},
+      // ... ended by a block of 3 selected (v6_dense_block 3: most of the alphabet ends it, blend_skip after).
+      {"v6 frfrexp, 1 tile of 64, 4 pieces, one-pass compact, full at 3", Kernel::pilot_v6, Fn::frfrexp, 0.2, 64, 64, 4,
+       16, 0, 0.1, 3},
       // A dear f's probe of 1 .. 3 (xlo to lo): the one-pass compact in 3 pieces of 2 blocks, the probe inside
       // piece 0 (its second block counted), its counter holding the non-empty blocks and the residue.
       {"v6 pow10, 1 tile of 96, 3 pieces of 2 blocks, one-pass compact", Kernel::pilot_v6, Fn::pow10, 0.45, 96, 96, 3, 16,
@@ -172,6 +177,11 @@ TEST(Bound, modelsEachSequencesPilotAndOracleCostAsTheScorerDoes) {
       {"v6 fma13, tiles of 64 and a short last one of 32", Kernel::pilot_v6, Fn::fma13, 0.7, 64, 160, 4, 16, 0},
       {"v6 fma13, one-pass compact, tiles of 64 and a short last one", Kernel::pilot_v6, Fn::fma13, 0.2, 64, 160, 4, 16,
        0},
+      // v6_dense_block 0 (every block past the probe ends it) and 5.
+      {"v6 fma13, one-pass compact ended by any block, tiles of 64 and a short last one", Kernel::pilot_v6, Fn::fma13,
+       0.2, 64, 160, 4, 16, 0, 0.1, 0},
+      {"v6 frfrexp, one-pass compact ended by a block of 5, tiles of 64 and a short last one", Kernel::pilot_v6,
+       Fn::frfrexp, 0.2, 64, 160, 4, 16, 0, 0.1, 5},
       {"v6 sqrt, d_max < 0, cut, tiles of 64 and a short last one", Kernel::pilot_v6, Fn::sqrt, -1.0, 64, 160, 4, 16, 0,
        0.3},
       {"v6 sqrt, d_max < 0, cut in 2 pieces, tiles of 64 and a short last one", Kernel::pilot_v6, Fn::sqrt, -1.0, 64,
