@@ -221,11 +221,24 @@ void add_piece0(TileModel& t, const V6Pieces& vp, Strategy s, size_t pb,
   t.stages.push_back(a);
 }
 
+// The fallback s (compact_skip unless said) from the end of piece k to the tile's end, for k = 0 .. nb - 2, as
+// consecutive stages.
+void add_fallbacks(TileModel& t, const V6Pieces& vp, Strategy s = Strategy::compact_skip) {
+  for (size_t k = 0; k + 1 < vp.nb; ++k) {
+    Stage d;
+    d.b0 = vp.end(k), d.b1 = vp.blocks, d.s = s;
+    d.ctr.K = 1;
+    d.route = [](size_t, const Emit& emit) { emit(-1, 0, 0.0); };
+    t.stages.push_back(d);
+  }
+}
+
 // A cheap f's cut compact_skip (pilot_v6): one compact_skip run from piece j >= 1 of vp on, counting each piece's
 // selected elements and the run's residue (a two-count counter, Ctr::KE); after a piece but the last with at least
 // T of them (T / len >= v6_dense_cut, the kernels' expression), blend_skip to the tile's end. Stages from the
 // returned base: start[j] (a run starts at piece j) base + j - 1, cont[j] (the run goes on into piece j) base +
-// nb - 1 + j - 1, blend_skip after piece j base + 2 (nb - 1) + j - 1.
+// nb - 1 + j - 1, blend_skip after piece j (0 .. nb - 2; after piece 0 for the one-pass compact's full-block end)
+// base + 2 (nb - 1) + j.
 bool dense_cut(const Rules& r) { return r.pilot == Kernel::pilot_v6 && r.hi >= 0 && r.dm < r.o.v6_band; }
 size_t add_dense_cut(TileModel& t, const Rules& r, const V6Pieces& vp) {
   const size_t nb = vp.nb, lb = vp.lb, base = t.stages.size();
@@ -240,32 +253,14 @@ size_t add_dense_cut(TileModel& t, const Rules& r, const V6Pieces& vp) {
       } else {
         p.ctr.K = 0, p.ctr.KB = KT, p.ctr.KE = true;
         p.route = [=](size_t c, const Emit& emit) {
-          if (c / 16 >= T) emit(static_cast<int>(base + 2 * (nb - 1) + j - 1), 0, 0.0);
+          if (c / 16 >= T) emit(static_cast<int>(base + 2 * (nb - 1) + j), 0, 0.0);
           else emit(static_cast<int>(base + nb - 1 + j), c % 16, 0.0);
         };
       }
       t.stages.push_back(p);
     }
-  for (size_t j = 1; j + 1 < nb; ++j) {
-    Stage d;
-    d.b0 = vp.end(j), d.b1 = vp.blocks, d.s = Strategy::blend_skip;
-    d.ctr.K = 1;
-    d.route = [](size_t, const Emit& emit) { emit(-1, 0, 0.0); };
-    t.stages.push_back(d);
-  }
+  add_fallbacks(t, vp, Strategy::blend_skip);
   return base;
-}
-
-// The fallback s (compact_skip unless said) from the end of piece k to the tile's end, for k = 0 .. nb - 2, as
-// consecutive stages.
-void add_fallbacks(TileModel& t, const V6Pieces& vp, Strategy s = Strategy::compact_skip) {
-  for (size_t k = 0; k + 1 < vp.nb; ++k) {
-    Stage d;
-    d.b0 = vp.end(k), d.b1 = vp.blocks, d.s = s;
-    d.ctr.K = 1;
-    d.route = [](size_t, const Emit& emit) { emit(-1, 0, 0.0); };
-    t.stages.push_back(d);
-  }
 }
 
 // pilot_v6's verified branch for a tile of `blocks` blocks whose probe covers its first pb blocks: the strategy
@@ -327,7 +322,8 @@ void add_verified_compact(TileModel& t, const Rules& r, size_t blocks, size_t pb
   // (above 16: never; KD 0, no third count).
   const size_t KD = dense_cut(r) && r.o.v6_dense_block <= 16 ? 1 : 0;
   const unsigned DA = static_cast<unsigned>(std::min<size_t>(r.o.v6_dense_block, 17));
-  const size_t dense_from = fallback_from + (dense_cut(r) ? 2 * (nb - 1) + (nb > 1 ? nb - 2 : 0) : nb - 1);
+  // After a full-block end at piece k: add_dense_cut's blend_skip after piece k (its base is fallback_from, below).
+  const size_t dense_from = fallback_from + 2 * (nb - 1);
   const auto next = [=](size_t k, size_t first, size_t need, size_t r1, const Emit& emit) {
     if (k + 1 == nb) return emit(-1, 0, 0.0);
     const size_t nonempty = first / (KD + 1), dense = first % (KD + 1);
@@ -376,7 +372,6 @@ void add_verified_compact(TileModel& t, const Rules& r, size_t blocks, size_t pb
     add_dense_cut(t, r, vp);
   else
     add_fallbacks(t, vp);
-  if (KD) add_fallbacks(t, vp, Strategy::blend_skip);
 }
 
 // pilot_v6's tile when d_max < 0 (no probe): one blend_skip run over the pieces of (size, v6_cut_piece_count),
