@@ -93,19 +93,38 @@ struct VerifyPieces {
   size_t end(size_t k, size_t n) const { return k + 1 == count ? n : (k + 1) * len; }
 };
 
+namespace detail {
+// Where a verified blend bailed (n: never) and the selected count of the last piece it blended.
+struct VerifiedBlend {
+  size_t did = 0;
+  size_t last = 0;
+};
+// Blend over [a, a+n) in the VerifyPieces of (n, blocks), counting the selected elements of each; after a piece but
+// the last whose density count / length is below `floor`, it stops: [0, did) is processed, [did, n) untouched.
+// Never reads or writes outside [a, a+n).
+template <class F, class M, class W>
+VerifiedBlend blend_verified_span(float* a, size_t n, F& f, M& mask, double floor, size_t blocks, W&& w) {
+  const VerifyPieces pieces(n, blocks);
+  VerifiedBlend r{n, 0};
+  for (size_t k = 0; k < pieces.count; ++k) {
+    const size_t begin = pieces.begin(k), end = pieces.end(k, n);
+    r.last = blend_impl<false, true>(a + begin, end - begin, f, mask, w);
+    if (end < n && static_cast<double>(r.last) / static_cast<double>(end - begin) < floor) {
+      r.did = end;
+      break;
+    }
+  }
+  return r;
+}
+}  // namespace detail
+
 // Blend over [a, a+n) in the VerifyPieces of (n, blocks), counting the selected elements of each. After a piece
 // whose density count / length is below bail * d_max, it stops and returns the end of that piece: [0, returned)
 // is processed, [returned, n) is untouched. Returns n when it never bails (the last piece never bails). Never
 // reads or writes outside [a, a+n).
 template <class F, class M, class W>
 size_t blend_verified(float* a, size_t n, F f, M mask, double d_max, size_t blocks, double bail, W&& w) {
-  const VerifyPieces pieces(n, blocks);
-  for (size_t k = 0; k < pieces.count; ++k) {
-    const size_t begin = pieces.begin(k), end = pieces.end(k, n);
-    const size_t cur = detail::blend_impl<false, true>(a + begin, end - begin, f, mask, w);
-    if (end < n && static_cast<double>(cur) / static_cast<double>(end - begin) < bail * d_max) return end;
-  }
-  return n;
+  return detail::blend_verified_span(a, n, f, mask, bail * d_max, blocks, w).did;
 }
 template <class F, class M>
 size_t blend_verified(float* a, size_t n, F f, M mask, double d_max, size_t blocks = 8, double bail = 0.75) {

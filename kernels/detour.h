@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // detour: compress the selected lanes of a span into the workspace with tbl, apply f only to them, expand them
-// back. detour_skip jumps over blocks with nothing selected; tiled_detour runs detour tile by tile.
+// back. detour_skip jumps over blocks with nothing selected; tiled_detour runs detour tile by tile;
+// detour_verified_span (pilot_v6) is one detour pass that stops compressing at the first piece with few non-empty
+// registers.
 #pragma once
 
 #include <algorithm>
@@ -41,6 +43,51 @@ size_t detour_span(float* p, size_t n, F& f, M& mask, Workspace& ws, W&& w = {})
     }
   }
   return size + blend_tail(p + body, n - body, f, mask, w);
+}
+
+// pilot_v6's one-pass detour over [from, n) of n <= ws.capacity() elements (`from` a piece's start): detour (no
+// skip) compressing the VerifyPieces of (n, pieces) from the one holding `from`, counting in each the non-empty
+// registers of the blocks that begin at or after element `counted_from`; after a piece but the last with such
+// blocks and fewer than `floor` of their registers non-empty, it compresses no more, and one packed pass (f once,
+// one rounding to 16 lanes) and the expand of every register finish [from, end of that piece). Returns that end,
+// or n; [end, n) is untouched. Never reads or writes outside [p, p+n).
+template <class F, class M, class W = NoWork>
+size_t detour_verified_span(float* p, size_t n, F& f, M& mask, Workspace& ws, size_t pieces, double floor,
+                            size_t from, size_t counted_from, W&& w = {}) {
+  const size_t body = n & ~(kBlock - 1);
+  const VerifyPieces vp(n, pieces);
+  float* const tmp = ws.tmp();
+  uint8_t* const s = ws.s();
+  float* ptr = tmp;
+  size_t did = n;
+  for (size_t k = from / vp.len; k < vp.count; ++k) {
+    const size_t b = std::max(from, vp.begin(k)), e = vp.end(k, n);
+    size_t registers = 0, nonempty = 0;
+    for (size_t i = b; i < std::min(e, body); i += kBlock) {
+      const Block blk = load_block(p + i, mask);
+      std::array<uint32_t, 4> code;
+      ptr += compress_block(ptr, blk, code, w);
+      for (size_t j = 0; j < 4; ++j) s[i / 4 + j] = static_cast<uint8_t>(code[j]);
+      if (i >= counted_from)
+        registers += 4, nonempty += (code[0] != 0) + (code[1] != 0) + (code[2] != 0) + (code[3] != 0);
+    }
+    if (k + 1 < vp.count && registers > 0 &&
+        static_cast<double>(nonempty) / static_cast<double>(registers) < floor) {
+      did = e;
+      break;
+    }
+  }
+  const size_t size = static_cast<size_t>(ptr - tmp), end = std::min(did, body);
+  if (size != 0) {  // a pass that selected nothing skips phases 2 and 3, as detour_span
+    apply_packed(tmp, size, f, w);
+    ptr = tmp;
+    for (size_t i = from; i < end; i += kBlock) {
+      const std::array<uint32_t, 4> code{s[i / 4], s[i / 4 + 1], s[i / 4 + 2], s[i / 4 + 3]};
+      ptr += expand_four({p + i, p + i + 4, p + i + 8, p + i + 12}, ptr, code, w);
+    }
+  }
+  if (did == n) blend_tail(p + body, n - body, f, mask, w);
+  return did;
 }
 
 // Runs span(p, len) over [a, a+n) in consecutive pieces of at most `piece`; returns the summed counts.

@@ -46,16 +46,17 @@ struct PilotOptions {
   double kappa = 2.0;          // pseudo-pairs of independent placement in the switch-rate estimate
   double rho = 1.35;           // blend_skip on the menu when blend costs <= rho x compact on a one-element block
   // pilot_v6 only (docs/pilot_v6.md): its verified strategies check the tile in v6_pieces pieces; the verified
-  // blend bails below v6_bail * d_max (the verified detour_skip below lo), and the rest runs compact_skip.
+  // blend bails below v6_bail * d_max, and the rest runs the one-pass detour or compact_skip.
   size_t v6_pieces = 16;
   double v6_bail = 1.05;
-  double v6_lo = 0.6;          // detour_skip from this density of the probe to hi; below it compact_skip
+  double v6_lo = 0.16;         // a dear f: the one-pass detour from this density of the probe (or of a bailing piece)
   double v6_floor = 0.15;      // the one-pass compact ends at a piece with fewer of its blocks non-empty
   double v6_band = 0.35;       // f with d_max below this is cheap (its own table: blend_skip or the one-pass compact)
   double v6_skip_cut = 0.3;    // d_max < 0: blend_skip until a piece this full of non-empty blocks, then blend
   size_t v6_cut_pieces = 32;   // d_max < 0: the pieces of that blend_skip, min(this, tile size / 16), at least one
   double v6_dense_cut = 0.07;  // a cheap f: compact_skip until a piece this dense (selected / length), then blend_skip
   size_t v6_dense_block = 8;   // a cheap f: the one-pass compact ends after a block this full, then blend_skip
+  double v6_reg = 0.6;         // a dear f: the one-pass detour ends at a piece with fewer of its registers non-empty
 
   // Empty when the options are usable, else what is wrong.
   std::string validate() const {
@@ -69,6 +70,8 @@ struct PilotOptions {
         !std::isfinite(v6_bail) || !std::isfinite(v6_lo) || !std::isfinite(v6_floor) ||
         !std::isfinite(v6_band) || !std::isfinite(v6_skip_cut) || !std::isfinite(v6_dense_cut))
       return "xlo, lo, bail, v6_bail, v6_lo, v6_floor, v6_band, v6_skip_cut, v6_dense_cut, B and D must be finite";
+    if (!(v6_reg > 0) || !std::isfinite(v6_reg))
+      return "v6_reg must be finite and > 0 (an empty piece must end the one-pass detour)";
     if (d_max && std::isnan(*d_max)) return "d_max must not be NaN";
     for (const double v : {C, S, K, M, shrink, kappa, rho})
       if (!std::isfinite(v) || v < 0) return "C, S, K, M, shrink, kappa and rho must be finite and >= 0";
@@ -199,38 +202,24 @@ class Pilot {
   // detour on the rest. Returns where it bailed (tile-relative), or the tile size, and the detour's count in
   // *rest_count.
   size_t verified(Tile& t, size_t* rest_count) {
-    return verified_pieces(t, Strategy::blend_verified, o_.verify_blocks, o_.bail * d_max_, Strategy::detour,
-                           rest_count);
+    *rest_count = 0;
+    return verified_blend_then(t, o_.verify_blocks, o_.bail * d_max_,
+                               [&](size_t did, double) { *rest_count = run(Strategy::detour, t.begin() + did, t.end()); });
   }
 
-  // A verified run (v3.5's, v4's and v6's): strategy s (blend_verified: the verified blend; else a counting
-  // strategy, each piece its own run) over the tile in the VerifyPieces of (size, pieces); after a piece but the
-  // last whose density count / length is below `floor`, the rest of the tile runs `fallback`. Returns where it
-  // fell back (tile end: never), and the fallback's count in *rest_count when given (0 without a fallback).
-  size_t verified_pieces(Tile& t, Strategy s, size_t pieces, double floor, Strategy fallback,
-                         size_t* rest_count = nullptr) {
-    size_t did = t.size();
-    if (s == Strategy::blend_verified) {
-      did = blend_verified(a_ + t.begin(), t.size(), f_, mask_, floor, pieces, 1.0, work());
-      report(t.begin(), t.begin() + did, Strategy::blend_verified);
-    } else {
-      const VerifyPieces vp(t.size(), pieces);
-      for (size_t k = 0; k < vp.count; ++k) {
-        const size_t b = vp.begin(k), e = vp.end(k, t.size());
-        const size_t c = run(s, t.begin() + b, t.begin() + e);
-        if (k + 1 < vp.count && static_cast<double>(c) / static_cast<double>(e - b) < floor) {
-          did = e;
-          break;
-        }
-      }
+  // The verified blend over the tile in the VerifyPieces of (size, pieces), bailing below `floor`; after a bail,
+  // then(tile-relative end of the blend, density of the piece that bailed) runs the rest. Returns where it bailed,
+  // or the tile size.
+  template <class Then>
+  size_t verified_blend_then(Tile& t, size_t pieces, double floor, Then&& then) {
+    const VerifiedBlend r = blend_verified_span(a_ + t.begin(), t.size(), f_, mask_, floor, pieces, work());
+    report(t.begin(), t.begin() + r.did, Strategy::blend_verified);
+    if (r.did < t.size()) {
+      t.d.bail = t.begin() + r.did;
+      const size_t len = VerifyPieces(t.size(), pieces).len;
+      then(r.did, static_cast<double>(r.last) / static_cast<double>(len));
     }
-    size_t rest = 0;
-    if (did < t.size()) {
-      t.d.bail = t.begin() + did;
-      rest = run(fallback, t.begin() + did, t.end());
-    }
-    if (rest_count) *rest_count = rest;
-    return did;
+    return r.did;
   }
 
   // pilot_v6's one-pass compact over the tile (compact_verified_span in the VerifyPieces of (size, pieces), counting
@@ -253,6 +242,21 @@ class Pilot {
         run(Strategy::compact_skip, t.begin() + r.did, t.end());
     }
     return r.did;
+  }
+
+  // pilot_v6's one-pass detour from the tile-relative `from` (a piece's start) to the tile's end
+  // (detour_verified_span in the VerifyPieces of (size, pieces), counting the registers of the blocks past the
+  // probe), reported as one detour run; after a piece but the last with fewer than `floor` of those registers
+  // non-empty, compact_skip on the rest. Returns where it stopped (tile-relative), or the size.
+  size_t detour_verified(Tile& t, size_t from, size_t pieces, double floor) {
+    const size_t did = detour_verified_span(a_ + t.begin(), t.size(), f_, mask_, ws_, pieces, floor, from,
+                                            std::min(o_.probe, t.size()), work());
+    report(t.begin() + from, t.begin() + did, Strategy::detour);
+    if (did < t.size()) {
+      if (from == 0) t.d.bail = t.begin() + did;
+      run(Strategy::compact_skip, t.begin() + did, t.end());
+    }
+    return did;
   }
 
   // pilot_v6's compact_skip for a cheap f from the tile-relative `from` (a piece's start) to the tile's end
@@ -440,14 +444,17 @@ void pilot_v4(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
 
 // pilot v6 (docs/pilot_v6.md): designed against the certified bound. v3.5's probe, but every branch that a costly
 // rest of the tile could punish is verified piece by piece and falls back to compact_skip, the strategy whose worst
-// case is the least; the pieces are min(v6_pieces, tile size / probe) (at least one). The one-pass compact is
+// case is the least (the verified blend, to the one-pass detour first when the piece it bailed on is dense enough); the pieces are min(v6_pieces, tile size / probe) (at least one). The one-pass compact is
 // compact as one run over the pieces (one packed pass), ending after a piece (not the last) with fewer than
 // v6_floor of its blocks past the probe non-empty (compact_skip on the rest): plain compact's speed on random data;
 // a cheap f's one-pass compact also ends after a piece (not the last) with a block past the probe holding at least
 // v6_dense_block selected (blend_skip on the rest).
 // For a dear f (d_max >= v6_band): above hi the verified blend (bailing below v6_bail * d_max), from v6_lo to hi
-// detour_skip piece by piece (each piece its own run, bailing below v6_lo), from xlo to lo the one-pass compact,
-// else compact_skip. For a cheap f (0 <= d_max < v6_band): a probe above both hi and lo runs blend_skip over the
+// the one-pass detour, from xlo to lo the one-pass compact, else compact_skip. The
+// one-pass detour is detour as one run over the pieces (one packed pass), ending after a piece (not the last) with
+// fewer than v6_reg of its registers past the probe non-empty (compact_skip on the rest); after the verified blend
+// bails, a piece that bailed at a density of at least v6_lo goes on in the one-pass detour, a sparser one in
+// compact_skip. For a cheap f (0 <= d_max < v6_band): a probe above both hi and lo runs blend_skip over the
 // tile, whose worst case (a switch per block) is the least for such an f; from xlo the one-pass compact; below
 // xlo compact_skip; a cheap f's compact_skip (below xlo, and after the one-pass compact stops) is one run cut
 // short after a piece (not piece 0, not the last) with at least v6_dense_cut of its elements selected, blend_skip
@@ -471,9 +478,14 @@ void pilot_v6(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
     if (cheap && cnt > p.th().hi && cnt > p.th().lo)
       p.run(Strategy::blend_skip, t);
     else if (!cheap && cnt > p.th().hi)
-      p.verified_pieces(t, Strategy::blend_verified, pieces, o.v6_bail * p.d_max(), Strategy::compact_skip);
+      p.verified_blend_then(t, pieces, o.v6_bail * p.d_max(), [&](size_t did, double last) {
+        if (last < o.v6_lo)
+          p.run(Strategy::compact_skip, t.begin() + did, t.end());
+        else
+          p.detour_verified(t, did, pieces, o.v6_reg);
+      });
     else if (!cheap && cnt >= v6_lo)
-      p.verified_pieces(t, Strategy::detour_skip, pieces, o.v6_lo, Strategy::compact_skip);
+      p.detour_verified(t, 0, pieces, o.v6_reg);
     else if (cnt >= p.th().xlo && (cheap || cnt < p.th().lo))
       p.compact_verified(t, pieces, o.v6_floor, cheap);
     else if (cheap)

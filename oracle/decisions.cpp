@@ -230,11 +230,12 @@ class Decider {
         const bool cheap = p_.d_max < p_.v6_band;
         // A cheap f's probe above hi and lo: blend_skip over the tile.
         if (cheap && cnt > lim_.hi && cnt > lim_.lo) return emit(d.begin, d.end, Strategy::blend_skip);
-        // Verified piece by piece: a dear f's blend above hi and detour_skip from lo6; the one-pass compact for a
-        // cheap f from xlo and for a dear f from xlo to lo; any other probe: compact_skip over the tile.
+        // Verified piece by piece: a dear f's blend above hi and the one-pass detour from lo6; the one-pass compact
+        // for a cheap f from xlo and for a dear f from xlo to lo; any other probe: compact_skip over the tile.
         const bool blend = !cheap && cnt > lim_.hi;
         const bool detour = !cheap && !blend && cnt >= probe_count(p_.v6_lo, p_.probe);
         const bool band = !blend && !detour && cnt >= lim_.xlo && (cheap || cnt < lim_.lo);
+        const size_t probe_len = std::min(p_.probe, size);
         // A cheap f's compact_skip: one run from piece `first` until a piece (not piece 0, not the last) with at
         // least v6_dense_cut of its length selected, then blend_skip.
         const auto dense_cut = [&](size_t first) {
@@ -251,17 +252,36 @@ class Decider {
             emit(d.begin + cut, d.end, Strategy::blend_skip);
           }
         };
-        if (!blend && !detour && !band) {
+        // A dear f's one-pass detour: one run from piece `first` until a piece (not the last) whose registers past
+        // the probe are fewer than v6_reg non-empty, then compact_skip.
+        const auto one_pass_detour = [&](size_t first) {
+          size_t stop = size;
+          for (size_t i = first; i + 1 < count; ++i) {
+            size_t registers = 0, nonempty = 0;
+            for (size_t b = d.begin + i * len; b < d.begin + (i + 1) * len; b += 16)
+              if (b - d.begin >= probe_len)
+                for (size_t r = b; r < b + 16; r += 4) ++registers, nonempty += selected(r, r + 4) > 0 ? 1 : 0;
+            if (registers > 0 && static_cast<double>(nonempty) / static_cast<double>(registers) < p_.v6_reg) {
+              stop = (i + 1) * len;
+              break;
+            }
+          }
+          emit(d.begin + first * len, d.begin + stop, Strategy::detour);
+          if (stop < size) {
+            if (first == 0) d.bail = d.begin + stop;
+            emit(d.begin + stop, d.end, Strategy::compact_skip);
+          }
+        };
+        if (detour) return one_pass_detour(0);
+        if (!blend && !band) {
           if (cheap) return dense_cut(0);
           return emit(d.begin, d.end, Strategy::compact_skip);
         }
-        const size_t probe_len = std::min(p_.probe, size);
         size_t stop = size;
         bool dense = false;
-        for (size_t i = 0; i < count; ++i) {
-          const size_t bb = d.begin + i * len, be = i + 1 == count ? d.end : bb + len;
-          if (detour) emit(bb, be, Strategy::detour_skip);
-          if (i + 1 == count) break;
+        double last = 0;  // the verified blend: the density of the piece that bailed
+        for (size_t i = 0; i + 1 < count; ++i) {
+          const size_t bb = d.begin + i * len, be = bb + len;
           bool stops;
           if (band) {  // fewer than v6_floor of the piece's blocks past the probe non-empty (none past: no check)
             size_t past = 0, nonempty = 0;
@@ -273,19 +293,20 @@ class Decider {
               }
             stops = dense || (past > 0 && static_cast<double>(nonempty) / static_cast<double>(past) < p_.v6_floor);
           } else {
-            const double floor = blend ? p_.v6_bail * p_.d_max : p_.v6_lo;
-            stops = static_cast<double>(selected(bb, be)) / static_cast<double>(be - bb) < floor;
+            last = static_cast<double>(selected(bb, be)) / static_cast<double>(len);
+            stops = last < p_.v6_bail * p_.d_max;
           }
           if (stops) {
             stop = (i + 1) * len;
             break;
           }
         }
-        if (blend || band) emit(d.begin, d.begin + stop, blend ? Strategy::blend_verified : Strategy::compact);
+        emit(d.begin, d.begin + stop, blend ? Strategy::blend_verified : Strategy::compact);
         if (stop < size) {
           d.bail = d.begin + stop;
           if (dense) return emit(d.begin + stop, d.end, Strategy::blend_skip);
           if (cheap) return dense_cut(stop / len);
+          if (blend && !(last < p_.v6_lo)) return one_pass_detour(stop / len);
           emit(d.begin + stop, d.end, Strategy::compact_skip);
         }
         return;

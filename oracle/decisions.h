@@ -32,9 +32,13 @@
 //     one-pass compact ends) is one run ending after a piece (not piece 0, not the last) with at least v6_dense_cut
 //     of its length selected, then blend_skip (the tile's bail only when it began at the tile's start); a dear f
 //     (d_max >= v6_band): cnt > hi: blend_verified over min(v6_pieces, size / probe) pieces (at least 1), bailing
-//     after a piece (not the last) whose count / length < v6_bail * d_max, then compact_skip; lo6 <= cnt <= hi
-//     (lo6 = v6_lo * probe, truncated as the others): detour_skip, one run per piece, the same bail below v6_lo;
-//     xlo <= cnt < lo (and below lo6): the one-pass compact; otherwise compact_skip;
+//     after a piece (not the last) whose count / length < v6_bail * d_max, then, when that piece's
+//     count / length < v6_lo, compact_skip, else the one-pass detour from the next piece; lo6 <= cnt <= hi
+//     (lo6 = v6_lo * probe, truncated as the others): the one-pass detour from the tile's start; the one-pass
+//     detour: detour as one run over the pieces, ending after a piece (not the last) that has blocks beginning at
+//     or after the probe's end and fewer than v6_reg of their registers (4 elements) holding a selected element,
+//     then compact_skip (the tile's bail only when it began at the tile's start); xlo <= cnt < lo (and below
+//     lo6): the one-pass compact; otherwise compact_skip;
 //   - probed: the elements the probe read (the window, or v5's 32 per pair), 0 when the tile was not probed.
 #pragma once
 
@@ -77,14 +81,16 @@ inline constexpr size_t kMaxPairs = 32;
 }  // namespace v5
 
 // pilot_v6's constants (docs/pilot_v6.md's decision table): verified runs in 16 pieces, the blend bailing below
-// 1.05 d_max, detour_skip from a probe density of 0.6, the one-pass compact ending at a piece with fewer than 0.15
+// 1.05 d_max, the one-pass detour from a density of 0.16 ending at a piece with fewer than 0.6 of its registers
+// past the probe non-empty, the one-pass compact ending at a piece with fewer than 0.15
 // of its blocks past the probe non-empty, a cheap f below d_max 0.35, blend_skip cut at a piece with 0.3 of its
 // blocks non-empty, a cheap f's compact_skip cut at a piece with 0.07 of its elements selected, a cheap f's
 // one-pass compact ended at a piece with a block of 8 selected.
 namespace v6 {
 inline constexpr size_t kPieces = 16;
 inline constexpr double kBail = 1.05;
-inline constexpr double kLo = 0.6;
+inline constexpr double kLo = 0.16;
+inline constexpr double kReg = 0.6;
 inline constexpr double kFloor = 0.15;
 inline constexpr double kBand = 0.35;
 inline constexpr double kSkipCut = 0.3;
@@ -120,6 +126,7 @@ struct Params {
   size_t v6_cut_pieces = v6::kCutPieces;
   double v6_dense_cut = v6::kDenseCut;
   size_t v6_dense_block = v6::kDenseBlock;
+  double v6_reg = v6::kReg;
 };
 
 // A fraction of the probe as a count: fraction * probe truncated toward zero, the fraction clamped to [-2, 2].

@@ -235,6 +235,41 @@ TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sOnePassCompact) {
   });
 }
 
+// 16, on pilot_v6's one-pass detour (a dear f: sin35, d_max 0.56 under m5, hi 143, lo6 40 of 256) and the verified
+// blend's bail going on in it: tiles in a cycle of four. (0) a probe of 64 selected (the detour from the tile's
+// start), then dense random data (density 0.5 from a fixed LCG seed, 1): the run never stops; (1) the same probe,
+// then 3 pieces of that data and an empty rest: the run stops after the first empty piece and compact_skip runs
+// the rest; (2) a full probe piece, a piece of 0.5 (the blend bails on it, at least v6_lo dense), then the data
+// of (1): the detour runs from piece 2 and stops; (3) a full probe piece and an empty rest: the blend bails on an
+// empty piece, compact_skip. Checks that each happens, then the work term by term.
+TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sOnePassDetourAndTheBlendsBailIntoIt) {
+  testing::Case c = pilot_v6_case(Fn::sin35, 8);
+  const size_t region = c.options.calib_blocks * c.options.calib_len, tile = c.options.tile, probe = c.options.probe;
+  uint64_t x = 1;  // the seed
+  for (size_t i = region; i < c.data.size(); ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    const size_t at = (i - region) % tile, kind = (i - region) / tile % 4;
+    const bool dense = (x >> 33) % 2 == 0;
+    bool sel;
+    if (at < probe) sel = kind >= 2 || at < 64;
+    else if (kind == 0) sel = dense;
+    else if (kind == 1) sel = at < 4 * probe && dense;
+    else if (kind == 2) sel = at < 5 * probe && dense;
+    else sel = false;
+    if (sel) c.data[i] = 0.25f;
+  }
+  charged_on_both_workspaces(c, Strategy::detour, [&](size_t detour, size_t bails) {
+    EXPECT_GE(detour, 6u) << "the fixture does not cover pilot_v6's one-pass detour";
+    EXPECT_GE(bails, 6u) << "no one-pass detour stopped, or no verified blend bailed";
+  });
+  // The cycle's kinds 1 .. 3 as the model and the reference run them (one case of each kind covers the tile).
+  const Executed e = execute(c, c.options.tile);
+  size_t after_blend = 0;
+  for (size_t k = 1; k < e.trace.runs.size(); ++k)
+    after_blend += e.trace.runs[k - 1].strategy == Strategy::blend_verified && e.trace.runs[k].strategy == Strategy::detour;
+  EXPECT_GE(after_blend, 2u) << "the verified blend's bail never went on in the one-pass detour";
+}
+
 // pilot_v6's blend_skip for a cheap f whose probe is above hi and lo (frfrexp: hi 18, lo 40 of 256): tiles whose
 // probe is dense and whose rest alternates dense and empty blocks, so that the run pays its switches.
 TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sBlendSkipForACheapF) {

@@ -45,6 +45,7 @@ struct Ctr {
   bool residue = true;
   size_t KB = 0;
   bool KE = false;  // a KB counter's first count counts selected elements, not non-empty blocks
+  bool KR = false;  // a KB counter's first count counts non-empty registers (the adversary's choice per block)
   size_t KD = 0;     // with KB: a third count, the blocks with at least DA selected, saturated at KD
   unsigned DA = 16;
   size_t size() const { return KB ? (KB + 1) * (KD + 1) * 16 : K + (residue ? 16 : 1); }
@@ -60,13 +61,15 @@ struct Ctr {
     const size_t r = i - K;
     return K + (r + 16 - K % 16) % 16;
   }
-  size_t add(size_t i, unsigned a) const {
+  // After a block with a selected elements in ne non-empty registers.
+  size_t add(size_t i, unsigned a, unsigned ne = 0) const {
+    const size_t step = KR ? ne : KE ? a : (a > 0 ? 1 : 0);
     if (KB && KD) {
       const size_t first = i / 16, b = first / (KD + 1), d = first % (KD + 1);
-      const size_t first2 = std::min(b + (a > 0 ? 1 : 0), KB) * (KD + 1) + std::min(d + (a >= DA ? 1 : 0), KD);
+      const size_t first2 = std::min(b + step, KB) * (KD + 1) + std::min(d + (a >= DA ? 1 : 0), KD);
       return first2 * 16 + (i % 16 + a) % 16;
     }
-    if (KB) return std::min(i / 16 + (KE ? a : (a > 0 ? 1 : 0)), KB) * 16 + (i % 16 + a) % 16;
+    if (KB) return std::min(i / 16 + step, KB) * 16 + (i % 16 + a) % 16;
     if (i < K) return from_count(i + a);
     return residue ? K + (i - K + a) % 16 : K;
   }
@@ -87,6 +90,25 @@ struct Stage {
   bool run_start = true;  // b0 starts a pilot run (its first block compared with "non-empty"; count from 0)
   bool count_blocks = false;  // the counter counts non-empty blocks, not selected elements
   Ctr ctr;
+  // A run whose expand visits every register once it selects anything (the one-pass detour): e4 per block, charged
+  // as the run goes; the blocks of the run before its first selected one (from run_b0) when that block comes.
+  // Whether the run has selected anything, at counter index i: its count is above 0 (a K counter counting from the
+  // run's start), its third count (KD = DA = 1), its first count (a KR counter whose run began at b0), or always.
+  enum class Any { count, third, first, always };
+  double e4 = 0;
+  size_t run_b0 = 0;
+  Any any_from = Any::count;
+  bool any(size_t i) const {
+    switch (any_from) {
+      case Any::count: return i > 0;
+      case Any::third: return (i / 16) % (ctr.KD + 1) > 0;
+      case Any::first: return i / 16 / (ctr.KD + 1) > 0;
+      default: return true;
+    }
+  }
+  double expand(size_t i, unsigned a, size_t j) const {
+    return e4 == 0 ? 0.0 : any(i) ? e4 : a > 0 ? e4 * static_cast<double>(j - run_b0 + 1) : 0.0;
+  }
   // What a block with a selected elements adds to the counter (a two-count counter takes a itself).
   unsigned counted(unsigned a) const { return count_blocks && !ctr.KB ? (a > 0 ? 1u : 0u) : a; }
   std::function<void(size_t count, const Emit&)> route;  // at b1: where each count goes
@@ -102,7 +124,7 @@ struct TileModel {
 // The pilots' rules in counts, restated from the article and hunt::simulate (same thresholds, same integer
 // conversions). Outcome: a Strategy for the whole tile, or kVerified.
 constexpr int kVerified = 100;
-constexpr int kVerifiedDetour = 101;  // pilot_v6: detour_skip piece by piece
+constexpr int kVerifiedDetour = 101;  // pilot_v6: the one-pass detour
 constexpr int kVerifiedCompact = 102;  // pilot_v6: compact, one run, until a sparse piece
 struct Rules {
   Kernel pilot;
@@ -263,39 +285,118 @@ size_t add_dense_cut(TileModel& t, const Rules& r, const V6Pieces& vp) {
   return base;
 }
 
-// pilot_v6's verified branch for a tile of `blocks` blocks whose probe covers its first pb blocks: the strategy
-// (the verified blend, or detour_skip with each piece its own run) piece by piece in V6Pieces, after a piece but
-// the last whose count is below its least non-bailing count compact_skip to the tile's end. The probe's stage is
-// the head of piece 0 (the same run), keeping the count.
+// pilot_v6's one-pass detour (a dear f) over V6Pieces: one detour run (one packed pass; its expand visits every
+// register of the run once the run selects anything: Stage::e4) that, after a piece but the last with registers
+// past the probe and fewer than v6_reg of them non-empty, compresses no more; compact_skip to the tile's end.
+// Its counter holds the piece's non-empty registers (Ctr::KR, saturated at the least count that goes on: every
+// value a block can have is the adversary's choice) and the run's selected elements mod 16; whether the run has
+// selected anything is read from the first count (a run that began at this piece), known (a run going on into
+// piece j >= 2: piece j - 1 had non-empty registers), or a third count (KD = DA = 1: the tile's run going on into
+// piece 1 from its unchecked probe piece). Stages from the returned base: start[j] (a run starts at piece j >= 1:
+// after the verified blend bailed on piece j - 1) base + j - 1, cont[j] (the run goes on into piece j)
+// base + nb - 1 + j - 1, compact_skip after piece k (0 .. nb - 2) base + 2 (nb - 1) + k.
+size_t add_detour_pass(TileModel& t, const Rules& r, const CostModel& m, Fn f, const V6Pieces& vp) {
+  const size_t nb = vp.nb, lb = vp.lb, base = t.stages.size();
+  const double e4 = 4 * terms(m, f, Strategy::detour).expand_any;
+  for (int start = 1; start >= 0; --start)
+    for (size_t j = 1; j < nb; ++j) {
+      Stage p;
+      p.b0 = j * lb, p.b1 = vp.end(j), p.s = Strategy::detour, p.run_start = start;
+      // Whether the run has selected anything: a run starting here has iff its first count is above 0; one going
+      // on into piece j >= 2 has (piece j - 1 had non-empty registers); into piece 1, a flag (the tile's run).
+      const bool flag = !start && j == 1;
+      p.e4 = e4, p.run_b0 = start ? j * lb : 0;
+      p.any_from = start ? Stage::Any::first : flag ? Stage::Any::third : Stage::Any::always;
+      const size_t T = Rules::least_not_below(4 * (p.b1 - p.b0), r.o.v6_reg), KD = flag ? 1 : 0;
+      p.ctr.K = 0, p.ctr.KB = std::max<size_t>(T, 1), p.ctr.KR = true, p.ctr.KD = KD, p.ctr.DA = 1;
+      p.route = [=](size_t c, const Emit& emit) {
+        if (j + 1 == nb) return emit(-1, 0, 0.0);
+        if (c / 16 / (KD + 1) < T) return emit(static_cast<int>(base + 2 * (nb - 1) + j), 0, 0.0);
+        emit(static_cast<int>(base + nb - 1 + j), c % 16, 0.0);
+      };
+      t.stages.push_back(p);
+    }
+  add_fallbacks(t, vp);
+  return base;
+}
+
+// pilot_v6's one-pass detour from the tile's start, whose probe covers its first pb blocks: the probe's stage (the
+// run's head, counting selected elements: counter K at least Kp), the rest of piece 0 past the probe when the probe
+// ends inside it (checked), then add_detour_pass's cont[1].
+void add_detour_tile(TileModel& t, const Rules& r, const CostModel& m, Fn f, size_t blocks, size_t pb,
+                     const std::function<long long(size_t)>& member, size_t Kp) {
+  const V6Pieces vp(r, blocks);
+  const size_t nb = vp.nb;
+  const bool split = pb < vp.end(0);
+  const size_t head = t.stages.size(), base = head + (split ? 2 : 1);
+  const size_t cont1 = base + nb - 1, stop0 = base + 2 * (nb - 1);
+  const double e4 = 4 * terms(m, f, Strategy::detour).expand_any;
+  // Into cont[1] (its counter: first count 0, the flag, the residue) after a count c with the flag `any`.
+  const auto into_cont1 = [=](bool any, size_t c, const Emit& emit) {
+    emit(static_cast<int>(cont1), 16 * (any ? 1 : 0) + c % 16, 0.0);
+  };
+  Stage a;
+  a.b0 = 0, a.b1 = split ? pb : vp.end(0), a.s = Strategy::detour, a.e4 = e4, a.any_from = Stage::Any::count;
+  a.ctr.K = std::max<size_t>(Kp, 1);
+  if (split) {
+    a.route = [=](size_t c, const Emit& emit) {
+      if (member(c)) emit(static_cast<int>(head + 1), 16 * (c > 0) + c % 16, 0.0);
+    };
+    t.stages.push_back(a);
+    Stage b;  // the rest of piece 0, past the probe: its registers checked
+    b.b0 = pb, b.b1 = vp.end(0), b.s = Strategy::detour, b.run_start = false, b.e4 = e4, b.any_from = Stage::Any::third;
+    const size_t T = Rules::least_not_below(4 * (b.b1 - b.b0), r.o.v6_reg);
+    b.ctr.K = 0, b.ctr.KB = std::max<size_t>(T, 1), b.ctr.KR = true, b.ctr.KD = 1, b.ctr.DA = 1;
+    b.route = [=](size_t c, const Emit& emit) {
+      if (nb == 1) return emit(-1, 0, 0.0);
+      if (c / 16 / 2 < T) return emit(static_cast<int>(stop0), 0, 0.0);
+      into_cont1(c / 16 % 2 > 0, c, emit);
+    };
+    t.stages.push_back(b);
+  } else {
+    a.route = [=](size_t c, const Emit& emit) {  // no block past the probe: no check
+      if (!member(c)) return;
+      if (nb == 1) return emit(-1, 0, 0.0);
+      into_cont1(c > 0, c, emit);
+    };
+    t.stages.push_back(a);
+  }
+  add_detour_pass(t, r, m, f, vp);
+}
+
+// pilot_v6's verified blend for a tile of `blocks` blocks whose probe covers its first pb blocks: blend piece by
+// piece in V6Pieces; after a piece but the last whose count is below its least non-bailing count (the floor
+// v6_bail * d_max), the one-pass detour from the next piece on (add_detour_pass's start[k + 1]) when that
+// count is at least v6_lo of the piece, else compact_skip (its stage after piece k). The probe's stage is the head
+// of piece 0 (the same run), keeping the count.
 void add_verified_v6(TileModel& t, const Rules& r, const CostModel& m, Fn f, size_t blocks, size_t pb,
-                     const std::function<long long(size_t)>& member, size_t Kp, bool blend) {
+                     const std::function<long long(size_t)>& member, size_t Kp) {
   const V6Pieces vp(r, blocks);
   const size_t nb = vp.nb, lb = vp.lb;
-  const Strategy s = blend ? Strategy::blend_verified : Strategy::detour_skip;
-  const double floor = blend ? r.o.v6_bail * r.dm : r.o.v6_lo;
+  const Strategy s = Strategy::blend_verified;
+  const double floor = r.o.v6_bail * r.dm;
   const size_t thr = Rules::least_not_below(vp.len, floor), need = vp.need(floor);
-  const double e4 = 4 * terms(m, f, s).expand_any;  // detour_skip's expand per block of a run that selects
+  const size_t cthr = Rules::least_not_below(vp.len, r.o.v6_lo);  // a bailing piece below it: compact_skip
   const bool split = pb < vp.end(0);
   const size_t pieces_from = t.stages.size() + (split ? 2 : 1);  // piece k >= 1: stage pieces_from + k - 1
-  const size_t fallback_from = pieces_from + (nb - 1);           // after piece k bails: stage fallback_from + k
+  const size_t detour_from = pieces_from + (nb - 1);             // after piece k bails: stage detour_from + k
   const auto after_piece = [=](size_t k) {
-    const size_t piece_blocks = vp.end(k) - (k == 0 ? 0 : k * lb);
     return [=](size_t c, const Emit& emit) {
-      const double extra = c > 0 ? static_cast<double>(piece_blocks) * e4 : 0.0;
-      if (k + 1 == nb) emit(-1, 0, extra);
-      else if (c < thr) emit(static_cast<int>(fallback_from + k), 0, extra);
-      else emit(static_cast<int>(pieces_from + k), 0, extra);
+      if (k + 1 == nb) emit(-1, 0, 0.0);
+      else if (c < thr && c < cthr) emit(static_cast<int>(detour_from + 2 * (nb - 1) + k), 0, 0.0);
+      else if (c < thr) emit(static_cast<int>(detour_from + k), 0, 0.0);
+      else emit(static_cast<int>(pieces_from + k), 0, 0.0);
     };
   };
-  add_piece0(t, vp, s, pb, member, Kp, need, !blend, after_piece(0));
+  add_piece0(t, vp, s, pb, member, Kp, need, false, after_piece(0));
   for (size_t k = 1; k < nb; ++k) {
     Stage p;
-    p.b0 = k * lb, p.b1 = vp.end(k), p.s = s, p.run_start = !blend;  // a blend piece continues the verified run
-    p.ctr.K = k + 1 == nb ? 1 : need, p.ctr.residue = !blend;
+    p.b0 = k * lb, p.b1 = vp.end(k), p.s = s, p.run_start = false;  // a blend piece continues the verified run
+    p.ctr.K = k + 1 == nb ? 1 : need, p.ctr.residue = false;
     p.route = after_piece(k);
     t.stages.push_back(p);
   }
-  add_fallbacks(t, vp);
+  add_detour_pass(t, r, m, f, vp);
 }
 
 // pilot_v6's one-pass compact for a tile of `blocks` blocks whose probe covers its first pb blocks: compact as one
@@ -446,8 +547,12 @@ TileModel build_tile(const Rules& r, const Classes& cl, const CostModel& m, Fn f
   for (const int oc : outcomes) {
     const auto member = [=](size_t c) { return static_cast<long long>(r.probe_outcome(r.scaled_probe(c, plen)) == oc); };
     const size_t Kp = cap_for(plen, 1, member);
-    if (r.pilot == Kernel::pilot_v6 && (oc == kVerified || oc == kVerifiedDetour)) {
-      add_verified_v6(t, r, m, f, blocks, pb, member, Kp, oc == kVerified);
+    if (r.pilot == Kernel::pilot_v6 && oc == kVerified) {
+      add_verified_v6(t, r, m, f, blocks, pb, member, Kp);
+      continue;
+    }
+    if (oc == kVerifiedDetour) {
+      add_detour_tile(t, r, m, f, blocks, pb, member, Kp);
       continue;
     }
     if (oc == kVerifiedCompact) {
@@ -656,39 +761,44 @@ void TileDP::step(size_t si, size_t j, const Arr& in, Arr& out) const {
   for (unsigned a = 0; a <= 16; ++a) {
     if (forced_ && forced_[j].a != a) continue;
     const unsigned ca = s.counted(a);
-    for (size_t i = 0; i < L; ++i) {
-      nx[i] = ct.add(i, ca);
-      gi[i] = p.group != 0 ? p.group * inc(ct.res(i), a) : 0.0;
-    }
-    const size_t lim = !ct.KB && ct.K > ca ? ct.K - ca : 0;  // i < lim: nx = i + ca
     const unsigned ne_lo = (a + 3) / 4, ne_hi = std::min(4u, a);
     const bool e = a == 0;
-    for (int pe = 0; pe < 2; ++pe) {
-      if (!any_alive[pe]) continue;
-      moves(a, pe, [&](int from, size_t o2, double ob, double onr) {
-        const double* src;
-        if (from < 0) {
-          src = any.data() + pe * L;
-        } else {
-          if (!in.alive[from][pe]) return;
-          src = in.v.data() + (static_cast<size_t>(from) * 2 + pe) * L;
-        }
-        const double coef = p.nonempty_reg - lambda_ * onr;
-        const unsigned ne = forced_ ? forced_[j].ne : coef > 0 ? ne_hi : ne_lo;
-        const double w = pilot_block(si, j, a, pe, ne) - lambda_ * (ob + ne * onr);
-        double* dst = out.v.data() + (o2 * 2 + e) * L;
-        out.alive[o2][e] = true;
-        double* ds = dst + ca;
-        const double* g = gi.data();
-        for (size_t i = 0; i < lim; ++i) {
-          const double v = (src[i] + g[i]) + w;
-          ds[i] = ds[i] < v ? v : ds[i];
-        }
-        for (size_t i = lim; i < L; ++i) {
-          const double v = (src[i] + g[i]) + w;
-          dst[nx[i]] = std::max(dst[nx[i]], v);
-        }
-      });
+    // A counter of non-empty registers reads the block's: every value in [ne_lo, ne_hi] is a choice of its own.
+    // Else the costs are linear in it and no decision reads it: the extreme each move prefers.
+    const unsigned r0 = !ct.KR ? 0 : forced_ ? forced_[j].ne : ne_lo, r1 = !ct.KR ? 0 : forced_ ? forced_[j].ne : ne_hi;
+    for (unsigned rn = r0; rn <= r1; ++rn) {
+      for (size_t i = 0; i < L; ++i) {
+        nx[i] = ct.add(i, ca, rn);
+        gi[i] = (p.group != 0 ? p.group * inc(ct.res(i), a) : 0.0) + s.expand(i, a, j);
+      }
+      const size_t lim = !ct.KB && ct.K > ca ? ct.K - ca : 0;  // i < lim: nx = i + ca
+      for (int pe = 0; pe < 2; ++pe) {
+        if (!any_alive[pe]) continue;
+        moves(a, pe, [&](int from, size_t o2, double ob, double onr) {
+          const double* src;
+          if (from < 0) {
+            src = any.data() + pe * L;
+          } else {
+            if (!in.alive[from][pe]) return;
+            src = in.v.data() + (static_cast<size_t>(from) * 2 + pe) * L;
+          }
+          const double coef = p.nonempty_reg - lambda_ * onr;
+          const unsigned ne = ct.KR ? rn : forced_ ? forced_[j].ne : coef > 0 ? ne_hi : ne_lo;
+          const double w = pilot_block(si, j, a, pe, ne) - lambda_ * (ob + ne * onr);
+          double* dst = out.v.data() + (o2 * 2 + e) * L;
+          out.alive[o2][e] = true;
+          double* ds = dst + ca;
+          const double* g = gi.data();
+          for (size_t i = 0; i < lim; ++i) {
+            const double v = (src[i] + g[i]) + w;
+            ds[i] = ds[i] < v ? v : ds[i];
+          }
+          for (size_t i = lim; i < L; ++i) {
+            const double v = (src[i] + g[i]) + w;
+            dst[nx[i]] = std::max(dst[nx[i]], v);
+          }
+        });
+      }
     }
   }
 }
@@ -809,15 +919,17 @@ std::vector<Block> TileDP::backtrack(size_t exit_index) {
     for (unsigned a = 0; a <= 16; ++a) {
       if ((a == 0) != (pe == 1)) continue;
       const unsigned ne_lo = (a + 3) / 4, ne_hi = std::min(4u, a);
+      const unsigned r0 = s.ctr.KR ? ne_lo : 0, r1 = s.ctr.KR ? ne_hi : 0;
+      for (unsigned rn = r0; rn <= r1; ++rn)
       for (int ppe = 0; ppe < 2; ++ppe)
         moves(a, ppe, [&](int from, size_t o2, double ob, double onr) {
           if (o2 != o) return;
           const double coef = p.nonempty_reg - lambda_ * onr;
-          const unsigned ne = coef > 0 ? ne_hi : ne_lo;
+          const unsigned ne = s.ctr.KR ? rn : coef > 0 ? ne_hi : ne_lo;
           const double w = pilot_block(si, j, a, ppe, ne) - lambda_ * (ob + ne * onr);
           for (size_t ii = 0; ii < L; ++ii) {
-            if (s.ctr.add(ii, s.counted(a)) != i) continue;
-            const double g = p.group != 0 ? p.group * inc(s.ctr.res(ii), a) : 0.0;
+            if (s.ctr.add(ii, s.counted(a), rn) != i) continue;
+            const double g = (p.group != 0 ? p.group * inc(s.ctr.res(ii), a) : 0.0) + s.expand(ii, a, j);
             size_t src_o = 0;
             double sv = kNeg;
             if (from < 0) {

@@ -11,7 +11,8 @@
 // extremes are needed: both costs are linear in them and no decision reads them) and the oracle's run, the
 // pilot's decisions follow from counts carried in the state (the probe count, each verify piece's count, the
 // count since the pilot's run began mod 16 for its packed pass, v4's distrust and the class of its `prev`, pilot_v6's
-// non-empty blocks per piece of its cut blend_skip),
+// non-empty blocks per piece of its cut blend_skip and its one-pass compact, its non-empty registers per piece of its
+// one-pass detour: a decision that reads a block's registers makes every register count the adversary's choice),
 // and the tiles compose by max-plus products of per-tile transfers (a detour-family run never crosses a tile).
 // lambda is iterated to the fixed point (the witness's own regret); the bound is certified from the last one.
 //

@@ -259,11 +259,37 @@ struct Sim {
   void skip_to_blend_skip(TileDecision& d, size_t from, double cut) {
     cut_run(d, v6_piece_count(o, d.end - d.begin), from, 1, false, cut, Strategy::compact_skip, Strategy::blend_skip);
   }
-  // pilot_v6's verified run (docs/pilot_v6.md): st over the tile in v6_pieces pieces (blend_verified and compact:
-  // one run up to where it stops; detour_skip: each piece its own run), falling back to compact_skip on the rest
-  // after a piece but the last whose density is below floor (compact, the one-pass compact: that has blocks
-  // beginning at or after the probe's end and fewer than floor of them non-empty; with cut, a cheap f's, also after a
-  // piece with such a block holding at least v6_dense_block selected, then blend_skip).
+  // pilot_v6's one-pass detour (a dear f): one detour run from tile offset `from` (a piece's start) over the pieces,
+  // ending after a piece (not the last) that has registers beginning at or after the probe's end and fewer than
+  // v6_reg of them non-empty; compact_skip on the rest.
+  void detour_pass(TileDecision& d, size_t from) {
+    const double reg = o.v6_reg;
+    const size_t size = d.end - d.begin;
+    const size_t pieces = v6_piece_count(o, size);
+    const size_t len = verify_len(size, pieces), nb = verify_count(size, pieces);
+    const size_t pe = std::min(o.probe, size);
+    size_t did = size;
+    for (size_t k = from / len; k + 1 < nb; ++k) {
+      const size_t b = k * len, e = b + len;
+      const size_t first = std::min(e, std::max(b, (pe + 15) / 16 * 16));
+      const SpanStats ps = s.stats(d.begin + first, d.begin + e);
+      if (ps.registers > 0 && static_cast<double>(ps.nonempty_registers) / static_cast<double>(ps.registers) < reg) {
+        did = e;
+        break;
+      }
+    }
+    run(d.begin + from, d.begin + did, Strategy::detour);
+    if (did < size) {
+      if (from == 0) d.bail = d.begin + did;
+      run(d.begin + did, d.end, Strategy::compact_skip);
+    }
+  }
+  // pilot_v6's verified run (docs/pilot_v6.md): st (blend_verified or compact) over the tile in v6_pieces pieces as
+  // one run up to where it stops, after a piece but the last whose density is below floor (compact, the one-pass
+  // compact: that has blocks beginning at or after the probe's end and fewer than floor of them non-empty; with
+  // cut, a cheap f's, also after a piece with such a block holding at least v6_dense_block selected, then
+  // blend_skip); then compact_skip on the rest (a cheap f's cut; the verified blend's, after a piece of density at
+  // least v6_lo, the one-pass detour).
   void verified_v6(TileDecision& d, Strategy st, double floor, bool cut = false) {
     const size_t size = d.end - d.begin;
     const size_t pieces = v6_piece_count(o, size);
@@ -271,9 +297,9 @@ struct Sim {
     const size_t from = std::min(o.probe, size);
     size_t did = size;
     bool dense = false;
+    double last = 0;
     for (size_t k = 0; k < nb; ++k) {
       const size_t b = k * len, e = k + 1 == nb ? size : b + len;
-      if (st != Strategy::blend_verified && st != Strategy::compact) run(d.begin + b, d.begin + e, st);
       if (e == size) continue;
       bool stops;
       if (st == Strategy::compact) {
@@ -285,18 +311,21 @@ struct Sim {
         const double nonempty = static_cast<double>(ps.blocks - ps.empty_blocks);
         stops = dense || (ps.blocks > 0 && nonempty / static_cast<double>(ps.blocks) < floor);
       } else {
-        stops = static_cast<double>(s.count(d.begin + b, d.begin + e)) / static_cast<double>(e - b) < floor;
+        last = static_cast<double>(s.count(d.begin + b, d.begin + e)) / static_cast<double>(e - b);
+        stops = last < floor;
       }
       if (stops) {
         did = e;
         break;
       }
     }
-    if (st == Strategy::blend_verified || st == Strategy::compact) run(d.begin, d.begin + did, st);
+    run(d.begin, d.begin + did, st);
     if (did < size) {
       d.bail = d.begin + did;
       if (dense)
         run(d.begin + did, d.end, Strategy::blend_skip);
+      else if (st == Strategy::blend_verified && last >= o.v6_lo)
+        detour_pass(d, did);
       else if (cut)
         skip_to_blend_skip(d, did, o.v6_dense_cut);
       else
@@ -371,7 +400,7 @@ void simulate(Kernel pilot, const Summary& s, const PilotOptions& o, Trace& out)
         const bool cheap = dm < o.v6_band;
         if (cheap && c > sim.hi && c > sim.lo) sim.run(d.begin, d.end, Strategy::blend_skip);
         else if (!cheap && c > sim.hi) sim.verified_v6(d, Strategy::blend_verified, o.v6_bail * dm);
-        else if (!cheap && c >= conv(o.v6_lo)) sim.verified_v6(d, Strategy::detour_skip, o.v6_lo);
+        else if (!cheap && c >= conv(o.v6_lo)) sim.detour_pass(d, 0);
         else if (c >= sim.xlo && (cheap || c < sim.lo)) sim.verified_v6(d, Strategy::compact, o.v6_floor, cheap);
         else if (cheap) sim.skip_to_blend_skip(d, 0, o.v6_dense_cut);
         else sim.run(d.begin, d.end, Strategy::compact_skip);

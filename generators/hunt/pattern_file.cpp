@@ -46,7 +46,8 @@ constexpr DoubleField kDoubles[] = {{"xlo", &PilotOptions::xlo},     {"lo", &Pil
                                     {"v6_bail", &PilotOptions::v6_bail}, {"v6_lo", &PilotOptions::v6_lo},
                                     {"v6_floor", &PilotOptions::v6_floor}, {"v6_band", &PilotOptions::v6_band},
                                     {"v6_skip_cut", &PilotOptions::v6_skip_cut},
-                                    {"v6_dense_cut", &PilotOptions::v6_dense_cut}};
+                                    {"v6_dense_cut", &PilotOptions::v6_dense_cut},
+                                    {"v6_reg", &PilotOptions::v6_reg}};
 
 std::string g17(double x) {
   char buf[64];

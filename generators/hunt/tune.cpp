@@ -19,10 +19,10 @@ namespace maskapply::gen::hunt {
 
 namespace {
 
-constexpr std::array<std::string_view, 16> kKnobNames{
+constexpr std::array<std::string_view, 17> kKnobNames{
     "tile",  "probe",    "xlo",     "lo",          "verify_blocks", "bail",        "distrust", "v6_pieces",
     "v6_bail", "v6_lo", "v6_floor", "v6_band", "v6_skip_cut", "v6_cut_pieces", "v6_dense_cut",
-    "v6_dense_block"};
+    "v6_dense_block", "v6_reg"};
 
 const std::vector<Knob> kV35Knobs{Knob::tile, Knob::probe, Knob::xlo, Knob::lo, Knob::verify_blocks, Knob::bail};
 const std::vector<Knob> kV4Knobs{Knob::tile,          Knob::probe, Knob::xlo,     Knob::lo,
@@ -30,7 +30,7 @@ const std::vector<Knob> kV4Knobs{Knob::tile,          Knob::probe, Knob::xlo,   
 const std::vector<Knob> kV6Knobs{Knob::tile,    Knob::probe,  Knob::xlo,      Knob::lo,
                                  Knob::v6_pieces, Knob::v6_bail, Knob::v6_lo, Knob::v6_floor, Knob::v6_band,
                                  Knob::v6_skip_cut, Knob::v6_cut_pieces, Knob::v6_dense_cut,
-                                 Knob::v6_dense_block};
+                                 Knob::v6_dense_block, Knob::v6_reg};
 
 bool whole_knob(Knob k) {
   return k == Knob::tile || k == Knob::probe || k == Knob::verify_blocks || k == Knob::distrust || k == Knob::v6_pieces ||
@@ -84,6 +84,7 @@ double knob_value(const PilotOptions& o, Knob k) {
     case Knob::v6_cut_pieces: return static_cast<double>(o.v6_cut_pieces);
     case Knob::v6_dense_cut: return o.v6_dense_cut;
     case Knob::v6_dense_block: return static_cast<double>(o.v6_dense_block);
+    case Knob::v6_reg: return o.v6_reg;
   }
   return 0;
 }
@@ -106,6 +107,7 @@ void set_knob(PilotOptions& o, Knob k, double v) {
     case Knob::v6_cut_pieces: o.v6_cut_pieces = static_cast<size_t>(v); break;
     case Knob::v6_dense_cut: o.v6_dense_cut = v; break;
     case Knob::v6_dense_block: o.v6_dense_block = static_cast<size_t>(v); break;
+    case Knob::v6_reg: o.v6_reg = v; break;
   }
 }
 
@@ -120,13 +122,14 @@ const std::vector<double>& knob_grid(Knob k) {
       {0, 1, 2, 4, 8, 16, 32},                     // distrust
       {1, 2, 4, 8, 16},                            // v6_pieces
       {0.75, 1, 1.05, 1.2, 1.5},                   // v6_bail
-      {0.16, 0.3, 0.4, 0.5, 0.6, 0.8},             // v6_lo
+      {0.08, 0.12, 0.16, 0.3, 0.5, 0.6},           // v6_lo
       {0.05, 0.1, 0.15, 0.2, 0.3},                 // v6_floor (non-empty blocks per piece)
       {0, 0.2, 0.35, 0.6, 1},                      // v6_band (0: every f dear; 1: every f cheap)
       {0.1, 0.2, 0.3, 0.4, 0.6},                   // v6_skip_cut (non-empty blocks per piece; d_max < 0 only)
       {8, 16, 32, 64},                             // v6_cut_pieces (d_max < 0 only)
       {0.03, 0.05, 0.07, 0.1, 0.15, 0.25},         // v6_dense_cut (selected per piece; a cheap f only)
       {4, 6, 7, 8, 10, 12, 17},                    // v6_dense_block (selected per block; a cheap f only; 17: never)
+      {0.4, 0.5, 0.6, 0.7, 0.8},                   // v6_reg (non-empty registers per piece; a dear f only)
   };
   return grids[static_cast<size_t>(k)];
 }

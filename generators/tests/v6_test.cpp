@@ -3,8 +3,8 @@
 // bound's own program, generators/hunt/bound.cpp, exact on the small settings of generators_bound_test) below
 // every certified bound of v1, v2, v3 and v3.5 for every f (sqrt, d_max < 0, included: v6 runs no probe there and
 // cuts its blend_skip short, where v1 blends everything and v2 .. v3.5 run the article's blend branch); its model cost on
-// uniform random selections within its measured ceiling per f over the best of v1-v4 (the issue's 3 % is not
-// reached for every f, docs/pilot_v6.md says where and why); the article's three countertests under their f within
+// uniform random selections within its measured ceiling per f over the best of v1-v4 (the issue's 3 % for every f
+// but pow10, docs/pilot_v6.md says where and why); the article's three countertests under their f within
 // their measured ceilings.
 #include <gtest/gtest.h>
 
@@ -65,25 +65,23 @@ Summary uniform(double d, uint64_t seed, size_t n) {
 }
 
 TEST(PilotV6, CostsWithinItsMeasuredCeilingPerFOverTheBestOfV1ToV4OnUniformRandomSelections) {
-  // Measured worst per f (docs/pilot_v6.md, "What it costs on plain data"): sqrt 1.021 (0.03; 1.029 at 0.015
-  // while v6 probed its tiles), frfrexp 1.027
-  // (0.03), fma13 1.027 (0.03), sin35 1.121 (0.6), sin10 1.073 (0.5), pow10 1.047 (1.0): the one-pass compact (its
-  // stop counting non-empty blocks) from xlo for every f brought sin35, sin10 and pow10 from 1.278, 1.250 and
-  // 1.144 at 0.05, and the verified blend's floor at 1.05 d_max (was 1.2) sin35 and sin10 from 1.145 (0.7) and
-  // 1.136 (0.9); v6_lo 0.6 (was 0.5) gave 1.6 % of sin35's back for 5 % of its bound. What is left for them is
-  // compact_skip between lo and lo6 (and detour_skip's bail near lo6).
-  // sqrt, frfrexp and fma13 are held to issue 29's 1.03.
+  // Measured worst per f (docs/pilot_v6.md, "What it costs on plain data"): sqrt 1.021 (0.03), frfrexp 1.027
+  // (0.03), fma13 1.027 (0.03), sin35 1.029 (0.2; 1.028 at 0.6), sin10 1.027 (0.02), pow10 1.037 (0.02; 1.035 at
+  // 1.0). The one-pass detour from v6_lo = 0.16 and the verified blend's bail going on in it (2026-12-06) brought
+  // sin35 from 1.121 (0.6) and sin10 from 1.073 (0.5), where compact_skip ran between lo and lo6 = 0.6 and after
+  // the blend's bail near d_max; pow10's 1.037 at 0.02 is the one-pass compact's stop (a second packed pass).
+  // Every f but pow10 is held to issue 29's 1.03.
   struct Ceiling {
     Fn f;
     double max;
   };
-  const Ceiling ceilings[] = {{Fn::sqrt, 1.03},  {Fn::frfrexp, 1.03}, {Fn::sin35, 1.125},
-                              {Fn::sin10, 1.075}, {Fn::pow10, 1.05},  {Fn::fma13, 1.03}};
+  const Ceiling ceilings[] = {{Fn::sqrt, 1.03},  {Fn::frfrexp, 1.03}, {Fn::sin35, 1.03},
+                              {Fn::sin10, 1.03}, {Fn::pow10, 1.04},  {Fn::fma13, 1.03}};
   constexpr size_t n = 8192 + 94 * 4096;
   const CostModel m = CostModel::m5();
   for (const auto& [f, ceiling] : ceilings) {
     double worst = 0, at = 0;
-    for (const double d : {0.0, 0.005, 0.01, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 0.9, 1.0})
+    for (const double d : {0.0, 0.005, 0.01, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 0.6, 0.7, 0.9, 1.0})
       for (const uint64_t seed : {1, 2}) {
         const Summary s = uniform(d, seed, n);
         double best = 1e300;

@@ -60,13 +60,14 @@ TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
   // pilot_v6's (docs/pilot_v6.md).
   EXPECT_EQ(o.v6_pieces, 16u);
   EXPECT_EQ(o.v6_bail, 1.05);
-  EXPECT_EQ(o.v6_lo, 0.6);
+  EXPECT_EQ(o.v6_lo, 0.16);
   EXPECT_EQ(o.v6_floor, 0.15);
   EXPECT_EQ(o.v6_band, 0.35);
   EXPECT_EQ(o.v6_skip_cut, 0.3);
   EXPECT_EQ(o.v6_cut_pieces, 32u);
   EXPECT_EQ(o.v6_dense_cut, 0.07);
   EXPECT_EQ(o.v6_dense_block, 8u);
+  EXPECT_EQ(o.v6_reg, 0.6);
   EXPECT_EQ(p.v6_pieces, o.v6_pieces);
   EXPECT_EQ(p.v6_bail, o.v6_bail);
   EXPECT_EQ(p.v6_lo, o.v6_lo);
@@ -76,6 +77,7 @@ TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
   EXPECT_EQ(p.v6_cut_pieces, o.v6_cut_pieces);
   EXPECT_EQ(p.v6_dense_cut, o.v6_dense_cut);
   EXPECT_EQ(p.v6_dense_block, o.v6_dense_block);
+  EXPECT_EQ(p.v6_reg, o.v6_reg);
 }
 
 struct Hand {
@@ -186,6 +188,7 @@ Params params(const PilotOptions& o) {
   p.v6_pieces = o.v6_pieces, p.v6_bail = o.v6_bail, p.v6_lo = o.v6_lo;
   p.v6_floor = o.v6_floor, p.v6_band = o.v6_band, p.v6_skip_cut = o.v6_skip_cut;
   p.v6_cut_pieces = o.v6_cut_pieces, p.v6_dense_cut = o.v6_dense_cut, p.v6_dense_block = o.v6_dense_block;
+  p.v6_reg = o.v6_reg;
   return p;
 }
 
@@ -240,51 +243,83 @@ TEST(Decisions, ABailAtEachVerifyBlockStopsThereAndDetoursTheRest) {
     }
 }
 
-TEST(Decisions, V6VerifiesEachBranchPieceByPieceAndFallsBackToCompactSkip) {
-  // Small options with 4 pieces of 16 (min(4, 64 / 16)): hi = 8, lo = 6 (0.4). Above hi the verified blend bails
-  // after a piece below v6_bail * d_max, here 1.2 * 0.5 = 0.6 (9 of 16 = 0.5625 bails, 10 = 0.625 does not; the
-  // default 1.05 would put the floor at 8.4 of 16, where no probe above hi bails its own piece); from lo to hi detour_skip
-  // one run per piece, bailing below 0.4 (6 of 16 = 0.375 bails, 7 = 0.4375 does not); from xlo (1) below lo the
-  // one-pass compact (here every piece holds a non-empty block: it never stops); below xlo compact_skip.
+TEST(Decisions, V6VerifiesEachBranchPieceByPieceAndFallsBackToCompactSkipOrTheOnePassDetour) {
+  // Small options with 4 pieces of 16 (min(4, 64 / 16)), one block each: hi = 8, lo = 6 (0.4), lo6 = 6 (v6_lo
+  // 0.4). Above hi the verified blend bails after a piece below min(v6_bail * d_max, 1), here 1.2 * 0.5 = 0.6 (9 of
+  // 16 = 0.5625 bails, 10 = 0.625 does not); after a bail on a piece at least v6_lo dense (6.4 of 16: 9 is, 6 is
+  // not) the one-pass detour runs on from the next piece, else compact_skip. From lo6 to hi the one-pass detour from
+  // the tile's start: one detour run, ending after a piece (not the last) whose registers past the probe (piece 0
+  // is the probe's: never checked) are fewer than v6_reg = 0.6 non-empty (a prefix of 7 fills 2 of 4 registers:
+  // stops; 9 fills 3: goes on). From xlo (1) below lo the one-pass compact (every piece here holds a non-empty
+  // block: it never stops); below xlo compact_skip.
   PilotOptions o = small();
   o.v6_pieces = 4, o.v6_lo = 0.4, o.v6_bail = 1.2;
   using S = Strategy;
   struct Row {
-    size_t probe, piece1;
+    size_t probe, piece1, piece2;
     std::vector<maskapply::Run> want;
+    size_t bail;
   };
   const std::vector<Row> rows{
-      {16, 10, {{0, 64, S::blend_verified}}},
-      {16, 9, {{0, 32, S::blend_verified}, {32, 64, S::compact_skip}}},
-      {9, 16, {{0, 16, S::blend_verified}, {16, 64, S::compact_skip}}},
-      {8, 7, {{0, 16, S::detour_skip}, {16, 32, S::detour_skip}, {32, 48, S::detour_skip}, {48, 64, S::detour_skip}}},
-      {7, 6, {{0, 16, S::detour_skip}, {16, 32, S::detour_skip}, {32, 64, S::compact_skip}}},
-      {6, 16, {{0, 16, S::detour_skip}, {16, 64, S::compact_skip}}},
-      {5, 16, {{0, 64, S::compact}}},
-      {0, 16, {{0, 64, S::compact_skip}}},
+      {16, 10, 16, {{0, 64, S::blend_verified}}, kNoBail},
+      {16, 9, 16, {{0, 32, S::blend_verified}, {32, 64, S::detour}}, 32},
+      {16, 9, 7, {{0, 32, S::blend_verified}, {32, 48, S::detour}, {48, 64, S::compact_skip}}, 32},
+      {16, 6, 16, {{0, 32, S::blend_verified}, {32, 64, S::compact_skip}}, 32},
+      {9, 16, 16, {{0, 16, S::blend_verified}, {16, 64, S::detour}}, 16},
+      {8, 7, 16, {{0, 32, S::detour}, {32, 64, S::compact_skip}}, 32},
+      {7, 9, 16, {{0, 64, S::detour}}, kNoBail},
+      {6, 16, 7, {{0, 48, S::detour}, {48, 64, S::compact_skip}}, 48},
+      {6, 0, 16, {{0, 32, S::detour}, {32, 64, S::compact_skip}}, 32},
+      {5, 16, 16, {{0, 64, S::compact}}, kNoBail},
+      {0, 16, 16, {{0, 64, S::compact_skip}}, kNoBail},
   };
   for (const Row& r : rows) {
     std::vector<uint8_t> sel(64, 1);
-    for (size_t i = 0; i < 16; ++i) sel[i] = i < r.probe, sel[16 + i] = i < r.piece1;
+    for (size_t i = 0; i < 16; ++i) sel[i] = i < r.probe, sel[16 + i] = i < r.piece1, sel[32 + i] = i < r.piece2;
     const Trace got = kernel_trace(Kernel::pilot_v6, sel, o);
-    EXPECT_EQ(got.runs, r.want) << "probe " << r.probe << ", piece 1 " << r.piece1;
-    EXPECT_EQ(compare(decide(Pilot::v6, sel, params(o)), got), "") << "probe " << r.probe << ", piece 1 " << r.piece1;
+    const std::string at = "probe " + std::to_string(r.probe) + ", piece 1 " + std::to_string(r.piece1) +
+                           ", piece 2 " + std::to_string(r.piece2);
+    EXPECT_EQ(got.runs, r.want) << at;
+    ASSERT_EQ(got.tiles.size(), 1u);
+    EXPECT_EQ(got.tiles[0].bail, r.bail) << at;
+    EXPECT_EQ(compare(decide(Pilot::v6, sel, params(o)), got), "") << at;
   }
-  // A piece exactly at the floor does not bail (the kernels' `<`): 6 of 16 = 0.375 with v6_lo = 0.375.
-  o.v6_lo = 0.375;
-  std::vector<uint8_t> eq(64, 1);
-  for (size_t i = 0; i < 16; ++i) eq[i] = i < 8, eq[16 + i] = i < 6;  // probe 8: from lo6 = 6 to hi = 8
-  EXPECT_EQ(strategies(kernel_trace(Kernel::pilot_v6, eq, o)), std::vector<S>(4, S::detour_skip));
-  EXPECT_EQ(strategies(decide(Pilot::v6, eq, params(o))), std::vector<S>(4, S::detour_skip));
+  // The one-pass detour counts registers, not elements: 3 selected in piece 1, one per register of 3 of its 4, go
+  // on; the same 3 in one register stop it. The last piece is never checked.
+  for (const auto& [spread, want] :
+       {std::pair{true, std::vector<maskapply::Run>{{0, 64, S::detour}}},
+        std::pair{false, std::vector<maskapply::Run>{{0, 32, S::detour}, {32, 64, S::compact_skip}}}}) {
+    std::vector<uint8_t> sel(64, 1);
+    for (size_t i = 0; i < 16; ++i) sel[i] = i < 7, sel[16 + i] = spread ? (i % 4 == 0 && i < 12) : i < 3, sel[48 + i] = 0;
+    EXPECT_EQ(kernel_trace(Kernel::pilot_v6, sel, o).runs, want) << (spread ? "spread" : "packed");
+    EXPECT_EQ(decide(Pilot::v6, sel, params(o)).runs, want) << (spread ? "spread" : "packed");
+  }
+  // At the floors themselves nothing stops (the kernels' `<`): a piece of 2 non-empty registers of 4 with
+  // v6_reg = 0.5 goes on; a bail on a piece of 6 of 16 = 0.375 with v6_lo = 0.375 goes on in the detour.
+  o.v6_reg = 0.5, o.v6_lo = 0.375;
+  {
+    std::vector<uint8_t> sel(64, 1);
+    for (size_t i = 0; i < 16; ++i) sel[i] = i < 7, sel[16 + i] = i < 7;  // probe 7: from lo6 = 6 to hi = 8
+    EXPECT_EQ(strategies(kernel_trace(Kernel::pilot_v6, sel, o)), std::vector<S>{S::detour});
+    EXPECT_EQ(strategies(decide(Pilot::v6, sel, params(o))), std::vector<S>{S::detour});
+    for (size_t i = 0; i < 16; ++i) sel[i] = 1, sel[16 + i] = i < 6;  // the blend bails on 6: the detour goes on
+    const std::vector<maskapply::Run> want{{0, 32, S::blend_verified}, {32, 64, S::detour}};
+    EXPECT_EQ(kernel_trace(Kernel::pilot_v6, sel, o).runs, want);
+    EXPECT_EQ(decide(Pilot::v6, sel, params(o)).runs, want);
+  }
+  o.v6_reg = 0.6, o.v6_lo = 0.4;
   // The default v6_bail, 1.05: the floor is 1.05 * 0.5 = 0.525, 8.4 of 16: a piece of 9 goes on, one of 8 bails.
-  o.v6_bail = PilotOptions{}.v6_bail;
-  for (const auto& [piece1, want] :
-       {std::pair{size_t{9}, std::vector<maskapply::Run>{{0, 64, S::blend_verified}}},
-        std::pair{size_t{8}, std::vector<maskapply::Run>{{0, 32, S::blend_verified}, {32, 64, S::compact_skip}}}}) {
+  // A floor above 1 bails every piece but the last, a full one too (v6_bail 2.5: 1.25): the article's step
+  // countertest (a full probe, an empty rest) must not blend an empty piece.
+  for (const auto& [bail, piece1, want] :
+       {std::tuple{1.05, size_t{9}, std::vector<maskapply::Run>{{0, 64, S::blend_verified}}},
+        std::tuple{1.05, size_t{8}, std::vector<maskapply::Run>{{0, 32, S::blend_verified}, {32, 64, S::detour}}},
+        std::tuple{2.5, size_t{16}, std::vector<maskapply::Run>{{0, 16, S::blend_verified}, {16, 64, S::detour}}}}) {
+    o.v6_bail = bail;
     std::vector<uint8_t> sel(64, 1);
     for (size_t i = 0; i < 16; ++i) sel[16 + i] = i < piece1;
-    EXPECT_EQ(kernel_trace(Kernel::pilot_v6, sel, o).runs, want) << "default bail, piece 1 " << piece1;
-    EXPECT_EQ(decide(Pilot::v6, sel, params(o)).runs, want) << "default bail, piece 1 " << piece1;
+    EXPECT_EQ(kernel_trace(Kernel::pilot_v6, sel, o).runs, want) << "v6_bail " << bail << ", piece 1 " << piece1;
+    EXPECT_EQ(decide(Pilot::v6, sel, params(o)).runs, want) << "v6_bail " << bail << ", piece 1 " << piece1;
   }
   // d_max < 0: no probe, blend_skip cut short (V6WithoutAProbeCutsItsBlendSkip... below); nothing selected: no cut.
   o.d_max = -0.5;
@@ -326,9 +361,9 @@ TEST(Decisions, V6CompactsACheapFsTileInOneRunFromXloUntilAPieceBelowTheFloor) {
     EXPECT_EQ(got.tiles[0].bail, r.bail) << "probe " << r.probe << ", piece 1 " << r.piece1;
     EXPECT_EQ(compare(decide(Pilot::v6, sel, params(o)), got), "") << "probe " << r.probe << ", piece 1 " << r.piece1;
   }
-  // At d_max = v6_band the f is dear: the one-pass compact runs from xlo to lo only. With lo = 0.2 (3), a probe of
-  // 2 compacts; 3 and 4 (from lo to hi = 4, below lo6 = 8) run compact_skip.
-  o.v6_band = 0.3, o.lo = 0.2;
+  // At d_max = v6_band the f is dear: the one-pass compact runs from xlo to lo only. With lo = 0.2 (3) and v6_lo
+  // 0.5, a probe of 2 compacts; 3 and 4 (from lo to hi = 4, below lo6 = 8) run compact_skip.
+  o.v6_band = 0.3, o.lo = 0.2, o.v6_lo = 0.5;
   for (const auto& [probe, want] : {std::pair{2u, S::compact}, {3u, S::compact_skip}, {4u, S::compact_skip}}) {
     std::vector<uint8_t> sel(64, 1);
     for (size_t i = 0; i < 16; ++i) sel[i] = i < probe;
