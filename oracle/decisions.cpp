@@ -236,6 +236,15 @@ class Decider {
         const bool detour = !cheap && !blend && cnt >= probe_count(p_.v6_lo, p_.probe);
         const bool band = !blend && !detour && cnt >= lim_.xlo && (cheap || cnt < lim_.lo);
         const size_t probe_len = std::min(p_.probe, size);
+        // A run of s from piece `first` to the tile-relative `stop`, then `then` on the rest (the tile's bail when
+        // the run began at the tile's start).
+        const auto run_then = [&](size_t first, size_t stop, Strategy s, Strategy then) {
+          emit(d.begin + first * len, d.begin + stop, s);
+          if (stop < size) {
+            if (first == 0) d.bail = d.begin + stop;
+            emit(d.begin + stop, d.end, then);
+          }
+        };
         // A cheap f's compact_skip: one run from piece `first` until a piece (not piece 0, not the last) with at
         // least v6_dense_cut of its length selected, then blend_skip.
         const auto dense_cut = [&](size_t first) {
@@ -246,11 +255,7 @@ class Decider {
               cut = (i + 1) * len;
               break;
             }
-          emit(d.begin + first * len, d.begin + cut, Strategy::compact_skip);
-          if (cut < size) {
-            if (first == 0) d.bail = d.begin + cut;
-            emit(d.begin + cut, d.end, Strategy::blend_skip);
-          }
+          run_then(first, cut, Strategy::compact_skip, Strategy::blend_skip);
         };
         // A dear f's one-pass detour: one run from piece `first` until a piece (not the last) whose registers past
         // the probe are fewer than v6_reg non-empty, then compact_skip.
@@ -266,11 +271,7 @@ class Decider {
               break;
             }
           }
-          emit(d.begin + first * len, d.begin + stop, Strategy::detour);
-          if (stop < size) {
-            if (first == 0) d.bail = d.begin + stop;
-            emit(d.begin + stop, d.end, Strategy::compact_skip);
-          }
+          run_then(first, stop, Strategy::detour, Strategy::compact_skip);
         };
         if (detour) return one_pass_detour(0);
         if (!blend && !band) {

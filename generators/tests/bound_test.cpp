@@ -96,6 +96,11 @@ TEST(Bound, isAtLeastTheRegretOfEveryBlockSummarySequenceAndItsWitnessReachesIt)
       // piece 0 (its second block counted), its counter holding the non-empty blocks and the residue.
       {"v6 pow10, 1 tile of 96, 3 pieces of 2 blocks, one-pass compact", Kernel::pilot_v6, Fn::pow10, 0.45, 96, 96, 3, 16,
        1},
+      // A dear f's probe of 4 .. 7 (lo6 to hi): the one-pass detour in 3 pieces of 2 blocks, piece 0's second block
+      // checked (its counter: the non-empty registers, whether the run selected anything, the residue); a probe
+      // above hi: the verified blend, its bail going on in the detour from piece 1 or 2.
+      {"v6 sin35, 1 tile of 96, 3 pieces of 2 blocks, one-pass detour", Kernel::pilot_v6, Fn::sin35, 0.45, 96, 96, 3, 16,
+       1},
   };
   const auto all = every_summary();
   ASSERT_EQ(all.size(), 35u);
