@@ -107,6 +107,7 @@ StrategyTerms terms(const CostModel& m, Fn f, Strategy s) {
     case Strategy::blend: t.full = t.empty = bsl; break;
     case Strategy::blend_skip: t.full = bsl, t.empty = 4 * m.S, t.sw = m.M; break;
     case Strategy::blend_verified: t.full = t.empty = 4 * (m.B + T + m.V); break;
+    case Strategy::blend_skip_verified: t.full = 4 * (m.B + T + m.V), t.empty = 4 * m.S, t.sw = m.M; break;
     case Strategy::detour: t.full = t.empty = 4 * m.C, t.expand_any = m.E(), t.group = group; break;
     case Strategy::detour_skip:
       t.full = 4 * m.C, t.empty = 4 * m.S, t.sw = m.M, t.expand_any = m.E(), t.group = group;

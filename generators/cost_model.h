@@ -16,6 +16,7 @@
 //   blend           R (B + T)                                                    + tail
 //   blend_skip      (G - Ge) 4 (B + T) + Ge 4 S + X M                            + tail
 //   blend_verified  R (B + T + V)                                                + tail
+//   blend_skip_verified (G - Ge) 4 (B + T + V) + Ge 4 S + X M                    + tail
 //   detour          R C + [P > 0] (R E + W (T + F))                              + tail
 //   detour_skip     (G - Ge) 4 C + Ge 4 S + X M + [P > 0] (R E + W (T + F))      + tail
 //   compact         R (C + K) + Rn E + W (T + F)                                 + tail

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <stdexcept>
 
 #include "buffers.h"
 #include "oracle.h"
@@ -87,7 +88,8 @@ double min_ns(int reps, std::span<const float> input, Body&& body) {
   return best;
 }
 
-// Strategy s run over a span, as the pilots run it (blend_verified is never a candidate).
+// Strategy s run over a span, as the pilots run it (the verified blends are never a candidate: blend_skip_verified,
+// which no plain kernel runs alone, is refused).
 void run_strategy(Strategy s, Fn f, float thd, float* a, size_t n, Workspace& ws) {
   Kernel k = Kernel::blend;
   switch (s) {
@@ -98,6 +100,8 @@ void run_strategy(Strategy s, Fn f, float thd, float* a, size_t n, Workspace& ws
     case Strategy::detour_skip: k = Kernel::detour_skip; break;
     case Strategy::compact: k = Kernel::compact; break;
     case Strategy::compact_skip: k = Kernel::compact_skip; break;
+    case Strategy::blend_skip_verified:
+      throw std::invalid_argument("maskapply: blend_skip_verified is not timed alone");
   }
   run_kernel(k, f, less(thd), a, n, ws);
 }

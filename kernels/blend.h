@@ -12,12 +12,13 @@ namespace maskapply {
 
 namespace detail {
 
-// Blend over [p, p+n) with an optional skip; returns how many were selected when Count, else 0.
-template <bool Skip, bool Count, class F, class M, class W = NoWork>
-MASKAPPLY_INLINE size_t blend_impl(float* p, size_t n, F& f, M& mask, W&& w = {}) {
+// Blend over [p, p+n) with an optional skip; returns how many were selected when Count, else 0. Skip: prev_empty
+// says whether the block before p was empty (false at a run's start: the first block is compared with
+// "non-empty"), and is left saying it of the last whole block, so one run can go on across calls.
+template <bool Skip, bool Count, class F, class M, class W>
+MASKAPPLY_INLINE size_t blend_impl(float* p, size_t n, F& f, M& mask, W&& w, bool& prev_empty) {
   const size_t body = n & ~(kBlock - 1);
   std::array<uint32x4_t, 4> acc{vdupq_n_u32(0), vdupq_n_u32(0), vdupq_n_u32(0), vdupq_n_u32(0)};
-  bool prev_empty = false;
   for (size_t i = 0; i < body; i += kBlock) {
     const Block b = load_block(p + i, mask);
     if constexpr (Skip)
@@ -30,6 +31,11 @@ MASKAPPLY_INLINE size_t blend_impl(float* p, size_t n, F& f, M& mask, W&& w = {}
   }
   const size_t tail = blend_tail(p + body, n - body, f, mask, w);
   return Count ? sum_counts(acc) + tail : 0;
+}
+template <bool Skip, bool Count, class F, class M, class W = NoWork>
+MASKAPPLY_INLINE size_t blend_impl(float* p, size_t n, F& f, M& mask, W&& w = {}) {
+  bool prev_empty = false;
+  return blend_impl<Skip, Count>(p, n, f, mask, w, prev_empty);
 }
 
 }  // namespace detail
@@ -101,14 +107,16 @@ struct VerifiedBlend {
 };
 // Blend over [a, a+n) in the VerifyPieces of (n, blocks), counting the selected elements of each; after a piece but
 // the last whose density count / length is below `floor`, it stops: [0, did) is processed, [did, n) untouched.
+// Skip (blend_skip_verified): as one blend_skip run over the pieces, jumping the empty blocks (they count 0).
 // Never reads or writes outside [a, a+n).
-template <class F, class M, class W>
+template <bool Skip = false, class F, class M, class W>
 VerifiedBlend blend_verified_span(float* a, size_t n, F& f, M& mask, double floor, size_t blocks, W&& w) {
   const VerifyPieces pieces(n, blocks);
   VerifiedBlend r{n, 0};
+  bool prev_empty = false;
   for (size_t k = 0; k < pieces.count; ++k) {
     const size_t begin = pieces.begin(k), end = pieces.end(k, n);
-    r.last = blend_impl<false, true>(a + begin, end - begin, f, mask, w);
+    r.last = blend_impl<Skip, true>(a + begin, end - begin, f, mask, w, prev_empty);
     if (end < n && static_cast<double>(r.last) / static_cast<double>(end - begin) < floor) {
       r.did = end;
       break;

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
+#include <type_traits>
 
 #include "blend.h"
 #include "workspace.h"
@@ -14,35 +16,66 @@ namespace maskapply {
 
 namespace detail {
 
+// One detour pass being built over the span at p (its length <= ws.capacity()): compress appends the whole blocks
+// of [i0, i1) (multiples of 16) to the workspace and records each register's lane code (Skip: an empty block is
+// jumped over, its codes 0; the skip state runs across calls); finish runs f once over everything packed and
+// expands it back into every register of [i0, i1), a pass that packed nothing skipping both.
+template <class F, class M, class W>
+class DetourPass {
+ public:
+  DetourPass(float* p, F& f, M& mask, Workspace& ws, W& w)
+      : p_(p), f_(f), mask_(mask), w_(w), tmp_(ws.tmp()), s_(ws.s()), ptr_(tmp_) {}
+  // Compresses the blocks of [i0, i1). Returns the non-empty registers of the blocks that begin at or after
+  // element `counted_from` (from the lane codes it records anyway).
+  template <bool Skip>
+  size_t compress(size_t i0, size_t i1, size_t counted_from = SIZE_MAX) {
+    size_t nonempty = 0;
+    for (size_t i = i0; i < i1; i += kBlock) {
+      const Block b = load_block(p_ + i, mask_);
+      if constexpr (Skip)
+        if (skip_block(b, prev_empty_, w_)) {
+          s_[i / 4] = s_[i / 4 + 1] = s_[i / 4 + 2] = s_[i / 4 + 3] = 0;
+          continue;
+        }
+      std::array<uint32_t, 4> code;
+      ptr_ += compress_block(ptr_, b, code, w_);
+      for (size_t j = 0; j < 4; ++j) s_[i / 4 + j] = static_cast<uint8_t>(code[j]);
+      if (i >= counted_from) nonempty += (code[0] != 0) + (code[1] != 0) + (code[2] != 0) + (code[3] != 0);
+    }
+    return nonempty;
+  }
+  // Applies f to what was packed and expands it back into the registers of [i0, i1). Returns how many elements
+  // that was.
+  size_t finish(size_t i0, size_t i1) {
+    const size_t size = static_cast<size_t>(ptr_ - tmp_);
+    if (size == 0) return 0;  // an all-empty pass skips phases 2 and 3: nothing to write back
+    apply_packed(tmp_, size, f_, w_);
+    float* ptr = tmp_;
+    for (size_t i = i0; i < i1; i += kBlock) {
+      const std::array<uint32_t, 4> code{s_[i / 4], s_[i / 4 + 1], s_[i / 4 + 2], s_[i / 4 + 3]};
+      ptr += expand_four({p_ + i, p_ + i + 4, p_ + i + 8, p_ + i + 12}, ptr, code, w_);
+    }
+    return size;
+  }
+
+ private:
+  float* p_;
+  F& f_;
+  M& mask_;
+  W& w_;
+  float* const tmp_;
+  uint8_t* const s_;
+  float* ptr_;
+  bool prev_empty_ = false;  // Skip: the last block compressed or skipped was empty
+};
+
 // One detour pass over n <= ws.capacity() elements. Returns how many were selected.
 template <bool Skip, class F, class M, class W = NoWork>
 size_t detour_span(float* p, size_t n, F& f, M& mask, Workspace& ws, W&& w = {}) {
   const size_t body = n & ~(kBlock - 1);
-  float* const tmp = ws.tmp();
-  uint8_t* const s = ws.s();
-  float* ptr = tmp;
-  bool prev_empty = false;
-  for (size_t i = 0; i < body; i += kBlock) {
-    const Block b = load_block(p + i, mask);
-    if constexpr (Skip)
-      if (skip_block(b, prev_empty, w)) {
-        s[i / 4] = s[i / 4 + 1] = s[i / 4 + 2] = s[i / 4 + 3] = 0;
-        continue;
-      }
-    std::array<uint32_t, 4> code;
-    ptr += compress_block(ptr, b, code, w);
-    for (size_t j = 0; j < 4; ++j) s[i / 4 + j] = static_cast<uint8_t>(code[j]);
-  }
-  const size_t size = static_cast<size_t>(ptr - tmp);
-  if (size != 0) {  // an all-empty span skips phases 2 and 3: nothing to write back
-    apply_packed(tmp, size, f, w);
-    ptr = tmp;
-    for (size_t i = 0; i < body; i += kBlock) {
-      const std::array<uint32_t, 4> code{s[i / 4], s[i / 4 + 1], s[i / 4 + 2], s[i / 4 + 3]};
-      ptr += expand_four({p + i, p + i + 4, p + i + 8, p + i + 12}, ptr, code, w);
-    }
-  }
-  return size + blend_tail(p + body, n - body, f, mask, w);
+  DetourPass<F, M, std::remove_reference_t<W>> pass(p, f, mask, ws, w);
+  pass.template compress<Skip>(0, body);
+  return pass.finish(0, body) + blend_tail(p + body, n - body, f, mask, w);
 }
 
 // pilot_v6's one-pass detour over [from, n) of n <= ws.capacity() elements (`from` a piece's start): detour (no
@@ -56,36 +89,20 @@ size_t detour_verified_span(float* p, size_t n, F& f, M& mask, Workspace& ws, si
                             size_t from, size_t counted_from, W&& w = {}) {
   const size_t body = n & ~(kBlock - 1);
   const VerifyPieces vp(n, pieces);
-  float* const tmp = ws.tmp();
-  uint8_t* const s = ws.s();
-  float* ptr = tmp;
+  DetourPass<F, M, std::remove_reference_t<W>> pass(p, f, mask, ws, w);
   size_t did = n;
   for (size_t k = from / vp.len; k < vp.count; ++k) {
-    const size_t b = std::max(from, vp.begin(k)), e = vp.end(k, n);
-    size_t registers = 0, nonempty = 0;
-    for (size_t i = b; i < std::min(e, body); i += kBlock) {
-      const Block blk = load_block(p + i, mask);
-      std::array<uint32_t, 4> code;
-      ptr += compress_block(ptr, blk, code, w);
-      for (size_t j = 0; j < 4; ++j) s[i / 4 + j] = static_cast<uint8_t>(code[j]);
-      if (i >= counted_from)
-        registers += 4, nonempty += (code[0] != 0) + (code[1] != 0) + (code[2] != 0) + (code[3] != 0);
-    }
+    const size_t b = std::max(from, vp.begin(k)), e = vp.end(k, n), end = std::min(e, body);
+    const size_t nonempty = pass.template compress<false>(b, end, counted_from);
+    const size_t first = std::max(b, (counted_from + kBlock - 1) & ~(kBlock - 1));
+    const size_t registers = end > first ? (end - first) / 4 : 0;
     if (k + 1 < vp.count && registers > 0 &&
         static_cast<double>(nonempty) / static_cast<double>(registers) < floor) {
       did = e;
       break;
     }
   }
-  const size_t size = static_cast<size_t>(ptr - tmp), end = std::min(did, body);
-  if (size != 0) {  // a pass that selected nothing skips phases 2 and 3, as detour_span
-    apply_packed(tmp, size, f, w);
-    ptr = tmp;
-    for (size_t i = from; i < end; i += kBlock) {
-      const std::array<uint32_t, 4> code{s[i / 4], s[i / 4 + 1], s[i / 4 + 2], s[i / 4 + 3]};
-      ptr += expand_four({p + i, p + i + 4, p + i + 8, p + i + 12}, ptr, code, w);
-    }
-  }
+  pass.finish(from, std::min(did, body));
   if (did == n) blend_tail(p + body, n - body, f, mask, w);
   return did;
 }

@@ -50,7 +50,8 @@ struct PilotOptions {
   size_t v6_pieces = 16;
   double v6_bail = 1.05;
   double v6_lo = 0.16;         // a dear f: the one-pass detour from this density of the probe (or of a bailing piece)
-  double v6_floor = 0.15;      // the one-pass compact ends at a piece with fewer of its blocks non-empty
+  double v6_floor = 0.15;      // a cheap f: the one-pass compact ends at a piece with fewer of its blocks non-empty
+  double v6_dear_floor = 0.12;  // the same for a dear f (0.12 of 16 blocks: fewer than 2)
   double v6_band = 0.35;       // f with d_max below this is cheap (its own table: blend_skip or the one-pass compact)
   double v6_skip_cut = 0.3;    // d_max < 0: blend_skip until a piece this full of non-empty blocks, then blend
   size_t v6_cut_pieces = 32;   // d_max < 0: the pieces of that blend_skip, min(this, tile size / 16), at least one
@@ -68,8 +69,10 @@ struct PilotOptions {
     if (v6_cut_pieces == 0) return "v6_cut_pieces must be positive";
     if (!std::isfinite(xlo) || !std::isfinite(lo) || !std::isfinite(bail) || !std::isfinite(B) || !std::isfinite(D) ||
         !std::isfinite(v6_bail) || !std::isfinite(v6_lo) || !std::isfinite(v6_floor) ||
-        !std::isfinite(v6_band) || !std::isfinite(v6_skip_cut) || !std::isfinite(v6_dense_cut))
-      return "xlo, lo, bail, v6_bail, v6_lo, v6_floor, v6_band, v6_skip_cut, v6_dense_cut, B and D must be finite";
+        !std::isfinite(v6_dear_floor) || !std::isfinite(v6_band) || !std::isfinite(v6_skip_cut) ||
+        !std::isfinite(v6_dense_cut))
+      return "xlo, lo, bail, v6_bail, v6_lo, v6_floor, v6_dear_floor, v6_band, v6_skip_cut, v6_dense_cut, B and D "
+             "must be finite";
     if (!(v6_reg > 0) || !std::isfinite(v6_reg))
       return "v6_reg must be finite and > 0 (an empty piece must end the one-pass detour)";
     if (d_max && std::isnan(*d_max)) return "d_max must not be NaN";
@@ -188,6 +191,7 @@ class Pilot {
       case Strategy::blend: blend(p, len, f_, mask_, work()); break;
       case Strategy::blend_skip: blend_skip(p, len, f_, mask_, work()); break;
       case Strategy::blend_verified: break;  // see verified()
+      case Strategy::blend_skip_verified: break;  // see verified_blend_then()
       case Strategy::detour: count = detour_span<false>(p, len, f_, mask_, ws_, work()); break;
       case Strategy::detour_skip: count = detour_span<true>(p, len, f_, mask_, ws_, work()); break;
       case Strategy::compact: count = compact_span<false>(p, len, f_, mask_, ws_, work()); break;
@@ -207,13 +211,13 @@ class Pilot {
     return verified_blend_then(t, o_.verify_blocks, o_.bail * d_max_, detour_rest);
   }
 
-  // The verified blend over the tile in the VerifyPieces of (size, pieces), bailing below `floor`; after a bail,
-  // then(tile-relative end of the blend, density of the piece that bailed) runs the rest. Returns where it bailed,
-  // or the tile size.
-  template <class Then>
+  // The verified blend over the tile in the VerifyPieces of (size, pieces), bailing below `floor` (Skip: as one
+  // blend_skip run, reported as blend_skip_verified); after a bail, then(tile-relative end of the blend, density of
+  // the piece that bailed) runs the rest. Returns where it bailed, or the tile size.
+  template <bool Skip = false, class Then>
   size_t verified_blend_then(Tile& t, size_t pieces, double floor, Then&& then) {
-    const VerifiedBlend r = blend_verified_span(a_ + t.begin(), t.size(), f_, mask_, floor, pieces, work());
-    report(t.begin(), t.begin() + r.did, Strategy::blend_verified);
+    const VerifiedBlend r = blend_verified_span<Skip>(a_ + t.begin(), t.size(), f_, mask_, floor, pieces, work());
+    report(t.begin(), t.begin() + r.did, Skip ? Strategy::blend_skip_verified : Strategy::blend_verified);
     if (r.did < t.size()) {
       t.d.bail = t.begin() + r.did;
       const size_t len = VerifyPieces(t.size(), pieces).len;
@@ -251,12 +255,7 @@ class Pilot {
   size_t detour_verified(Tile& t, size_t from, size_t pieces, double floor) {
     const size_t did = detour_verified_span(a_ + t.begin(), t.size(), f_, mask_, ws_, pieces, floor, from,
                                             std::min(o_.probe, t.size()), work());
-    report(t.begin() + from, t.begin() + did, Strategy::detour);
-    if (did < t.size()) {
-      if (from == 0) t.d.bail = t.begin() + did;
-      run(Strategy::compact_skip, t.begin() + did, t.end());
-    }
-    return did;
+    return run_then(t, from, did, Strategy::detour, Strategy::compact_skip);
   }
 
   // pilot_v6's compact_skip for a cheap f from the tile-relative `from` (a piece's start) to the tile's end
@@ -266,12 +265,7 @@ class Pilot {
   size_t compact_skip_cut(Tile& t, size_t from, size_t pieces, double cut) {
     const size_t did =
         compact_skip_cut_span(a_ + t.begin(), t.size(), f_, mask_, ws_, pieces, cut, from, work());
-    report(t.begin() + from, t.begin() + did, Strategy::compact_skip);
-    if (did < t.size()) {
-      if (from == 0) t.d.bail = t.begin() + did;
-      run(Strategy::blend_skip, t.begin() + did, t.end());
-    }
-    return did;
+    return run_then(t, from, did, Strategy::compact_skip, Strategy::blend_skip);
   }
 
   // pilot_v6's tile when d_max < 0 (blend_skip_cut in the VerifyPieces of (size, pieces), counting every
@@ -279,10 +273,16 @@ class Pilot {
   // non-empty, blend on the rest. Returns where it stopped (tile-relative), or the size.
   size_t skip_cut(Tile& t, size_t pieces, double cut) {
     const size_t did = blend_skip_cut(a_ + t.begin(), t.size(), f_, mask_, pieces, cut, work());
-    report(t.begin(), t.begin() + did, Strategy::blend_skip);
+    return run_then(t, 0, did, Strategy::blend_skip, Strategy::blend);
+  }
+
+  // Reports the run of s over the tile-relative [from, did) that a pilot_v6 kernel executed; when it stopped early
+  // (did < size), that is the tile's bail if the run began the tile, and `then` runs the rest. Returns did.
+  size_t run_then(Tile& t, size_t from, size_t did, Strategy s, Strategy then) {
+    report(t.begin() + from, t.begin() + did, s);
     if (did < t.size()) {
-      t.d.bail = t.begin() + did;
-      run(Strategy::blend, t.begin() + did, t.end());
+      if (from == 0) t.d.bail = t.begin() + did;
+      run(then, t.begin() + did, t.end());
     }
     return did;
   }
@@ -446,11 +446,12 @@ void pilot_v4(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
 // rest of the tile could punish is verified piece by piece and falls back to compact_skip, the strategy whose worst
 // case is the least (the verified blend, to the one-pass detour first when the piece it bailed on is dense enough);
 // the pieces are min(v6_pieces, tile size / probe) (at least one). The one-pass compact is compact as one run over
-// the pieces (one packed pass), ending after a piece (not the last) with fewer than v6_floor of its blocks past the
-// probe non-empty (compact_skip on the rest): plain compact's speed on random data; a cheap f's one-pass compact
+// the pieces (one packed pass), ending after a piece (not the last) with fewer than v6_floor (a dear f:
+// v6_dear_floor) of its blocks past the probe non-empty (compact_skip on the rest): plain compact's speed on random data; a cheap f's one-pass compact
 // also ends after a piece (not the last) with a block past the probe holding at least v6_dense_block selected
-// (blend_skip on the rest). For a dear f (d_max >= v6_band): above hi the verified blend (bailing below v6_bail *
-// d_max), from v6_lo to hi the one-pass detour, from xlo to lo the one-pass compact, else compact_skip. The one-
+// (blend_skip on the rest). For a dear f (d_max >= v6_band): above hi the verified blend as one blend_skip run
+// (blend_skip_verified: empty blocks skipped; bailing below min(v6_bail * d_max, 1): a full piece never bails),
+// from v6_lo to hi the one-pass detour, from xlo to lo the one-pass compact, else compact_skip. The one-
 // pass detour is detour as one run over the pieces (one packed pass), ending after a piece (not the last) with
 // fewer than v6_reg of its registers past the probe non-empty (compact_skip on the rest); after the verified blend
 // bails, a piece that bailed at a density of at least v6_lo goes on in the one-pass detour, a sparser one in
@@ -475,10 +476,11 @@ void pilot_v6(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
     const bool cheap = p.d_max() < o.v6_band;  // a cheap f (else a dear f)
     // Pieces of at least the probe's length, so that the probe lies in the first (a short tile has fewer).
     const size_t pieces = std::max<size_t>(1, std::min(o.v6_pieces, t.size() / o.probe));
+    const double blend_floor = std::min(o.v6_bail * p.d_max(), 1.0);  // a full piece never bails
     if (cheap && cnt > p.th().hi && cnt > p.th().lo)
       p.run(Strategy::blend_skip, t);
     else if (!cheap && cnt > p.th().hi)
-      p.verified_blend_then(t, pieces, o.v6_bail * p.d_max(), [&](size_t did, double last) {
+      p.template verified_blend_then<true>(t, pieces, blend_floor, [&](size_t did, double last) {
         if (last < o.v6_lo)
           p.run(Strategy::compact_skip, t.begin() + did, t.end());
         else
@@ -487,7 +489,7 @@ void pilot_v6(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
     else if (!cheap && cnt >= v6_lo)
       p.detour_verified(t, 0, pieces, o.v6_reg);
     else if (cnt >= p.th().xlo && (cheap || cnt < p.th().lo))
-      p.compact_verified(t, pieces, o.v6_floor, cheap);
+      p.compact_verified(t, pieces, cheap ? o.v6_floor : o.v6_dear_floor, cheap);
     else if (cheap)
       p.compact_skip_cut(t, 0, pieces, o.v6_dense_cut);
     else

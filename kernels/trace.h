@@ -17,9 +17,20 @@
 namespace maskapply {
 
 // The per-range strategies a pilot can run; the names are the canonical kernel names.
-enum class Strategy : uint8_t { blend, blend_skip, blend_verified, detour, detour_skip, compact, compact_skip };
-inline constexpr std::array<std::string_view, 7> kStrategyNames{
-    "blend", "blend_skip", "blend_verified", "detour", "detour_skip", "compact", "compact_skip"};
+// blend_skip_verified (pilot_v6's verified blend for a dear f) is last, so the others keep their numbers.
+enum class Strategy : uint8_t {
+  blend,
+  blend_skip,
+  blend_verified,
+  detour,
+  detour_skip,
+  compact,
+  compact_skip,
+  blend_skip_verified
+};
+inline constexpr std::array<std::string_view, 8> kStrategyNames{"blend",       "blend_skip", "blend_verified",
+                                                                "detour",      "detour_skip", "compact",
+                                                                "compact_skip", "blend_skip_verified"};
 constexpr std::string_view name(Strategy s) { return kStrategyNames[static_cast<size_t>(s)]; }
 
 // One strategy applied to [begin, end) of the array, offsets from the start of the call.

@@ -284,7 +284,7 @@ class Decider {
         for (size_t i = 0; i + 1 < count; ++i) {
           const size_t bb = d.begin + i * len, be = bb + len;
           bool stops;
-          if (band) {  // fewer than v6_floor of the piece's blocks past the probe non-empty (none past: no check)
+          if (band) {  // fewer than v6_(dear_)floor of the piece's blocks past the probe non-empty (none: no check)
             size_t past = 0, nonempty = 0;
             for (size_t b = bb; b < be; b += 16)
               if (b - d.begin >= probe_len) {
@@ -292,17 +292,18 @@ class Decider {
                 ++past, nonempty += sel > 0 ? 1 : 0;
                 dense = dense || (cheap && sel >= p_.v6_dense_block);  // a cheap f: a block this full ends it too
               }
-            stops = dense || (past > 0 && static_cast<double>(nonempty) / static_cast<double>(past) < p_.v6_floor);
+            const double floor = cheap ? p_.v6_floor : p_.v6_dear_floor;
+            stops = dense || (past > 0 && static_cast<double>(nonempty) / static_cast<double>(past) < floor);
           } else {
             last = static_cast<double>(selected(bb, be)) / static_cast<double>(len);
-            stops = last < p_.v6_bail * p_.d_max;
+            stops = last < 1 && last < p_.v6_bail * p_.d_max;  // a full piece never bails
           }
           if (stops) {
             stop = (i + 1) * len;
             break;
           }
         }
-        emit(d.begin, d.begin + stop, blend ? Strategy::blend_verified : Strategy::compact);
+        emit(d.begin, d.begin + stop, blend ? Strategy::blend_skip_verified : Strategy::compact);
         if (stop < size) {
           d.bail = d.begin + stop;
           if (dense) return emit(d.begin + stop, d.end, Strategy::blend_skip);

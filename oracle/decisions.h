@@ -24,15 +24,16 @@
 //     min(v6_cut_pieces, size / 16) pieces (at least 1; their lengths as the verified blend's), ending after a piece
 //     (not the last) in which at least v6_skip_cut of its length / 16 blocks hold a selected element, then blend;
 //     otherwise the probe; the one-pass compact: compact as one run over the pieces below, ending after a piece (not
-//     the last) that has blocks beginning at or after the probe's end and fewer than v6_floor of them non-empty, then
-//     compact_skip; a cheap f (0 <= d_max < v6_band): cnt > hi and cnt > lo: blend_skip over the tile; xlo <= cnt
+//     the last) that has blocks beginning at or after the probe's end and fewer than v6_floor (a dear f's:
+//     v6_dear_floor) of them non-empty, then compact_skip; a cheap f (0 <= d_max < v6_band): cnt > hi and cnt > lo: blend_skip over the tile; xlo <= cnt
 //     otherwise: the one-pass compact, which for a cheap f also ends after a piece (not the last) with a block
 //     beginning at or after the probe's end holding at least v6_dense_block selected, then blend_skip (checked
 //     before the sparse end); cnt < xlo: compact_skip; a cheap f's compact_skip (below xlo, and after the
 //     one-pass compact ends) is one run ending after a piece (not piece 0, not the last) with at least v6_dense_cut
 //     of its length selected, then blend_skip (the tile's bail only when it began at the tile's start); a dear f
-//     (d_max >= v6_band): cnt > hi: blend_verified over min(v6_pieces, size / probe) pieces (at least 1), bailing
-//     after a piece (not the last) whose count / length < v6_bail * d_max, then, when that piece's
+//     (d_max >= v6_band): cnt > hi: blend_skip_verified (one blend_skip run, counting) over min(v6_pieces, size /
+//     probe) pieces (at least 1), bailing after a piece (not the last) whose count / length < v6_bail * d_max and
+//     < 1 (a full piece never bails), then, when that piece's
 //     count / length < v6_lo, compact_skip, else the one-pass detour from the next piece; lo6 <= cnt <= hi
 //     (lo6 = v6_lo * probe, truncated as the others): the one-pass detour from the tile's start; the one-pass
 //     detour: detour as one run over the pieces, ending after a piece (not the last) that has blocks beginning at
@@ -83,7 +84,7 @@ inline constexpr size_t kMaxPairs = 32;
 // pilot_v6's constants (docs/pilot_v6.md's decision table): verified runs in 16 pieces, the blend bailing below
 // 1.05 d_max, the one-pass detour from a density of 0.16 ending at a piece with fewer than 0.6 of its registers
 // past the probe non-empty, the one-pass compact ending at a piece with fewer than 0.15
-// of its blocks past the probe non-empty, a cheap f below d_max 0.35, blend_skip cut at a piece with 0.3 of its
+// of its blocks past the probe non-empty (a dear f: 0.12), a cheap f below d_max 0.35, blend_skip cut at a piece with 0.3 of its
 // blocks non-empty, a cheap f's compact_skip cut at a piece with 0.07 of its elements selected, a cheap f's
 // one-pass compact ended at a piece with a block of 8 selected.
 namespace v6 {
@@ -92,6 +93,7 @@ inline constexpr double kBail = 1.05;
 inline constexpr double kLo = 0.16;
 inline constexpr double kReg = 0.6;
 inline constexpr double kFloor = 0.15;
+inline constexpr double kDearFloor = 0.12;
 inline constexpr double kBand = 0.35;
 inline constexpr double kSkipCut = 0.3;
 inline constexpr size_t kCutPieces = 32;
@@ -121,6 +123,7 @@ struct Params {
   double v6_bail = v6::kBail;
   double v6_lo = v6::kLo;
   double v6_floor = v6::kFloor;
+  double v6_dear_floor = v6::kDearFloor;
   double v6_band = v6::kBand;
   double v6_skip_cut = v6::kSkipCut;
   size_t v6_cut_pieces = v6::kCutPieces;

@@ -266,8 +266,27 @@ TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sOnePassDetourAndTheBlendsB
   const Executed e = execute(c, c.options.tile);
   size_t after_blend = 0;
   for (size_t k = 1; k < e.trace.runs.size(); ++k)
-    after_blend += e.trace.runs[k - 1].strategy == Strategy::blend_verified && e.trace.runs[k].strategy == Strategy::detour;
+    after_blend +=
+        e.trace.runs[k - 1].strategy == Strategy::blend_skip_verified && e.trace.runs[k].strategy == Strategy::detour;
   EXPECT_GE(after_blend, 2u) << "the verified blend's bail never went on in the one-pass detour";
+}
+
+// pilot_v6's verified blend for a dear f skips its empty blocks as one blend_skip run across its pieces (sin35:
+// d_max 0.56, hi 143 of 256, pieces of 16 blocks, bailing below 0.588): in every tile the blocks q with q % 8 of 0
+// or 7 are empty, the rest full (0.75 per piece: it never bails on them), so that each piece ends and begins with
+// an empty block: the run's switches cross the pieces' boundaries, a switch charged at a piece's start is one the
+// kernel did not execute. Odd tiles are empty from piece 5 on: the blend bails after piece 5 (compact_skip on).
+TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sVerifiedBlendSkipAcrossItsPieces) {
+  testing::Case c = pilot_v6_case(Fn::sin35, 4);
+  const size_t region = c.options.calib_blocks * c.options.calib_len, tile = c.options.tile;
+  for (size_t i = region; i < c.data.size(); ++i) {
+    const size_t at = (i - region) % tile, q = at / 16, t = (i - region) / tile;
+    if (q % 8 != 0 && q % 8 != 7 && (t % 2 == 0 || q < 6 * 16)) c.data[i] = 0.25f;
+  }
+  charged_on_both_workspaces(c, Strategy::blend_skip_verified, [](size_t runs, size_t bails) {
+    EXPECT_GE(runs, 4u) << "the fixture does not cover pilot_v6's verified blend";
+    EXPECT_GE(bails, 2u) << "no verified blend bailed";
+  });
 }
 
 // pilot_v6's blend_skip for a cheap f whose probe is above hi and lo (frfrexp: hi 18, lo 40 of 256): tiles whose

@@ -295,20 +295,29 @@ size_t add_dense_cut(TileModel& t, const Rules& r, const V6Pieces& vp) {
 // piece 1 from its unchecked probe piece). Stages from the returned base: start[j] (a run starts at piece j >= 1:
 // after the verified blend bailed on piece j - 1) base + j - 1, cont[j] (the run goes on into piece j)
 // base + nb - 1 + j - 1, compact_skip after piece k (0 .. nb - 2) base + 2 (nb - 1) + k.
+// A piece of the one-pass detour over blocks [b0, b1) (expand charged per block, e4): its counter holds the non-empty
+// registers (Ctr::KR, saturated at T, the least count that goes on: returned), KD flag counts and the residue; the
+// caller sets where the run starts, whether it has selected anything, and the route.
+size_t detour_piece(Stage& p, const Rules& r, double e4, size_t b0, size_t b1, size_t KD) {
+  p.b0 = b0, p.b1 = b1, p.s = Strategy::detour, p.e4 = e4;
+  const size_t T = Rules::least_not_below(4 * (b1 - b0), r.o.v6_reg);
+  p.ctr.K = 0, p.ctr.KB = std::max<size_t>(T, 1), p.ctr.KR = true, p.ctr.KD = KD, p.ctr.DA = 1;
+  return T;
+}
+
 size_t add_detour_pass(TileModel& t, const Rules& r, const CostModel& m, Fn f, const V6Pieces& vp) {
   const size_t nb = vp.nb, lb = vp.lb, base = t.stages.size();
   const double e4 = 4 * terms(m, f, Strategy::detour).expand_any;
   for (int start = 1; start >= 0; --start)
     for (size_t j = 1; j < nb; ++j) {
-      Stage p;
-      p.b0 = j * lb, p.b1 = vp.end(j), p.s = Strategy::detour, p.run_start = start;
       // Whether the run has selected anything: a run starting here has iff its first count is above 0; one going
       // on into piece j >= 2 has (piece j - 1 had non-empty registers); into piece 1, a flag (the tile's run).
       const bool flag = !start && j == 1;
-      p.e4 = e4, p.run_b0 = start ? j * lb : 0;
+      const size_t KD = flag ? 1 : 0;
+      Stage p;
+      const size_t T = detour_piece(p, r, e4, j * lb, vp.end(j), KD);
+      p.run_start = start, p.run_b0 = start ? j * lb : 0;
       p.any_from = start ? Stage::Any::first : flag ? Stage::Any::third : Stage::Any::always;
-      const size_t T = Rules::least_not_below(4 * (p.b1 - p.b0), r.o.v6_reg), KD = flag ? 1 : 0;
-      p.ctr.K = 0, p.ctr.KB = std::max<size_t>(T, 1), p.ctr.KR = true, p.ctr.KD = KD, p.ctr.DA = 1;
       p.route = [=](size_t c, const Emit& emit) {
         if (j + 1 == nb) return emit(-1, 0, 0.0);
         if (c / 16 / (KD + 1) < T) return emit(static_cast<int>(base + 2 * (nb - 1) + j), 0, 0.0);
@@ -344,9 +353,8 @@ void add_detour_tile(TileModel& t, const Rules& r, const CostModel& m, Fn f, siz
     };
     t.stages.push_back(a);
     Stage b;  // the rest of piece 0, past the probe: its registers checked
-    b.b0 = pb, b.b1 = vp.end(0), b.s = Strategy::detour, b.run_start = false, b.e4 = e4, b.any_from = Stage::Any::third;
-    const size_t T = Rules::least_not_below(4 * (b.b1 - b.b0), r.o.v6_reg);
-    b.ctr.K = 0, b.ctr.KB = std::max<size_t>(T, 1), b.ctr.KR = true, b.ctr.KD = 1, b.ctr.DA = 1;
+    const size_t T = detour_piece(b, r, e4, pb, vp.end(0), 1);
+    b.run_start = false, b.any_from = Stage::Any::third;
     b.route = [=](size_t c, const Emit& emit) {
       if (nb == 1) return emit(-1, 0, 0.0);
       if (c / 16 / 2 < T) return emit(static_cast<int>(stop0), 0, 0.0);
@@ -373,8 +381,8 @@ void add_verified_v6(TileModel& t, const Rules& r, const CostModel& m, Fn f, siz
                      const std::function<long long(size_t)>& member, size_t Kp) {
   const V6Pieces vp(r, blocks);
   const size_t nb = vp.nb, lb = vp.lb;
-  const Strategy s = Strategy::blend_verified;
-  const double floor = r.o.v6_bail * r.dm;
+  const Strategy s = Strategy::blend_skip_verified;
+  const double floor = std::min(r.o.v6_bail * r.dm, 1.0);  // a full piece never bails
   const size_t thr = Rules::least_not_below(vp.len, floor), need = vp.need(floor);
   const size_t cthr = Rules::least_not_below(vp.len, r.o.v6_lo);  // a bailing piece below it: compact_skip
   const bool split = pb < vp.end(0);
@@ -409,7 +417,8 @@ void add_verified_compact(TileModel& t, const Rules& r, size_t blocks, size_t pb
   const V6Pieces vp(r, blocks);
   const size_t nb = vp.nb, lb = vp.lb;
   // The least count of non-empty blocks among `past` (> 0) that does not stop the run (the kernels' expression).
-  const auto need_of = [&r](size_t past) { return Rules::least_not_below(past, r.o.v6_floor); };
+  const double floor = r.dm < r.o.v6_band ? r.o.v6_floor : r.o.v6_dear_floor;  // a cheap f's, a dear f's
+  const auto need_of = [floor](size_t past) { return Rules::least_not_below(past, floor); };
   const size_t T = need_of(lb);
   const bool split = pb < vp.end(0);
   const size_t head = t.stages.size();

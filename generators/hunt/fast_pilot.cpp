@@ -284,9 +284,9 @@ struct Sim {
       run(d.begin + did, d.end, Strategy::compact_skip);
     }
   }
-  // pilot_v6's verified run (docs/pilot_v6.md): st (blend_verified or compact) over the tile in v6_pieces pieces as
-  // one run up to where it stops, after a piece but the last whose density is below floor (compact, the one-pass
-  // compact: that has blocks beginning at or after the probe's end and fewer than floor of them non-empty; with
+  // pilot_v6's verified run (docs/pilot_v6.md): st (blend_skip_verified or compact) over the tile in v6_pieces
+  // pieces as one run up to where it stops, after a piece but the last whose density is below floor (compact, the
+  // one-pass compact: that has blocks beginning at or after the probe's end and fewer than floor of them non-empty; with
   // cut, a cheap f's, also after a piece with such a block holding at least v6_dense_block selected, then
   // blend_skip); then compact_skip on the rest (a cheap f's cut; the verified blend's, after a piece of density at
   // least v6_lo, the one-pass detour).
@@ -324,7 +324,7 @@ struct Sim {
       d.bail = d.begin + did;
       if (dense)
         run(d.begin + did, d.end, Strategy::blend_skip);
-      else if (st == Strategy::blend_verified && last >= o.v6_lo)
+      else if (st == Strategy::blend_skip_verified && last >= o.v6_lo)
         detour_pass(d, did);
       else if (cut)
         skip_to_blend_skip(d, did, o.v6_dense_cut);
@@ -399,9 +399,9 @@ void simulate(Kernel pilot, const Summary& s, const PilotOptions& o, Trace& out)
         const long long c = sim.probe(d);
         const bool cheap = dm < o.v6_band;
         if (cheap && c > sim.hi && c > sim.lo) sim.run(d.begin, d.end, Strategy::blend_skip);
-        else if (!cheap && c > sim.hi) sim.verified_v6(d, Strategy::blend_verified, o.v6_bail * dm);
+        else if (!cheap && c > sim.hi) sim.verified_v6(d, Strategy::blend_skip_verified, std::min(o.v6_bail * dm, 1.0));
         else if (!cheap && c >= conv(o.v6_lo)) sim.detour_pass(d, 0);
-        else if (c >= sim.xlo && (cheap || c < sim.lo)) sim.verified_v6(d, Strategy::compact, o.v6_floor, cheap);
+        else if (c >= sim.xlo && (cheap || c < sim.lo)) sim.verified_v6(d, Strategy::compact, cheap ? o.v6_floor : o.v6_dear_floor, cheap);
         else if (cheap) sim.skip_to_blend_skip(d, 0, o.v6_dense_cut);
         else sim.run(d.begin, d.end, Strategy::compact_skip);
         break;

@@ -47,7 +47,8 @@ constexpr DoubleField kDoubles[] = {{"xlo", &PilotOptions::xlo},     {"lo", &Pil
                                     {"v6_floor", &PilotOptions::v6_floor}, {"v6_band", &PilotOptions::v6_band},
                                     {"v6_skip_cut", &PilotOptions::v6_skip_cut},
                                     {"v6_dense_cut", &PilotOptions::v6_dense_cut},
-                                    {"v6_reg", &PilotOptions::v6_reg}};
+                                    {"v6_reg", &PilotOptions::v6_reg},
+                                    {"v6_dear_floor", &PilotOptions::v6_dear_floor}};
 
 std::string g17(double x) {
   char buf[64];

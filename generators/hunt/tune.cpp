@@ -19,10 +19,10 @@ namespace maskapply::gen::hunt {
 
 namespace {
 
-constexpr std::array<std::string_view, 17> kKnobNames{
+constexpr std::array<std::string_view, 18> kKnobNames{
     "tile",  "probe",    "xlo",     "lo",          "verify_blocks", "bail",        "distrust", "v6_pieces",
     "v6_bail", "v6_lo", "v6_floor", "v6_band", "v6_skip_cut", "v6_cut_pieces", "v6_dense_cut",
-    "v6_dense_block", "v6_reg"};
+    "v6_dense_block", "v6_reg", "v6_dear_floor"};
 
 const std::vector<Knob> kV35Knobs{Knob::tile, Knob::probe, Knob::xlo, Knob::lo, Knob::verify_blocks, Knob::bail};
 const std::vector<Knob> kV4Knobs{Knob::tile,          Knob::probe, Knob::xlo,     Knob::lo,
@@ -30,7 +30,7 @@ const std::vector<Knob> kV4Knobs{Knob::tile,          Knob::probe, Knob::xlo,   
 const std::vector<Knob> kV6Knobs{Knob::tile,    Knob::probe,  Knob::xlo,      Knob::lo,
                                  Knob::v6_pieces, Knob::v6_bail, Knob::v6_lo, Knob::v6_floor, Knob::v6_band,
                                  Knob::v6_skip_cut, Knob::v6_cut_pieces, Knob::v6_dense_cut,
-                                 Knob::v6_dense_block, Knob::v6_reg};
+                                 Knob::v6_dense_block, Knob::v6_reg, Knob::v6_dear_floor};
 
 bool whole_knob(Knob k) {
   return k == Knob::tile || k == Knob::probe || k == Knob::verify_blocks || k == Knob::distrust || k == Knob::v6_pieces ||
@@ -85,6 +85,7 @@ double knob_value(const PilotOptions& o, Knob k) {
     case Knob::v6_dense_cut: return o.v6_dense_cut;
     case Knob::v6_dense_block: return static_cast<double>(o.v6_dense_block);
     case Knob::v6_reg: return o.v6_reg;
+    case Knob::v6_dear_floor: return o.v6_dear_floor;
   }
   return 0;
 }
@@ -108,6 +109,7 @@ void set_knob(PilotOptions& o, Knob k, double v) {
     case Knob::v6_dense_cut: o.v6_dense_cut = v; break;
     case Knob::v6_dense_block: o.v6_dense_block = static_cast<size_t>(v); break;
     case Knob::v6_reg: o.v6_reg = v; break;
+    case Knob::v6_dear_floor: o.v6_dear_floor = v; break;
   }
 }
 
@@ -130,6 +132,7 @@ const std::vector<double>& knob_grid(Knob k) {
       {0.03, 0.05, 0.07, 0.1, 0.15, 0.25},         // v6_dense_cut (selected per piece; a cheap f only)
       {4, 6, 7, 8, 10, 12, 17},                    // v6_dense_block (selected per block; a cheap f only; 17: never)
       {0.4, 0.5, 0.6, 0.7, 0.8},                   // v6_reg (non-empty registers per piece; a dear f only)
+      {0.05, 0.1, 0.12, 0.15, 0.2},                // v6_dear_floor (non-empty blocks per piece; a dear f only)
   };
   return grids[static_cast<size_t>(k)];
 }

@@ -43,6 +43,7 @@ PilotOptions small_options(const CostModel& m, const Case& c) {
   PilotOptions o;
   o.tile = c.tile, o.probe = 16, o.xlo = c.xlo, o.lo = 0.3, o.calib_blocks = 0, o.verify_blocks = c.verify_blocks;
   o.distrust = c.distrust, o.v6_pieces = c.verify_blocks, o.v6_cut_pieces = c.verify_blocks, o.v6_lo = 0.3, o.v6_floor = 0.1;
+  o.v6_dear_floor = 0.1;
   o.v6_dense_block = c.dense_block;
   o = model_options(m, c.f, o);
   o.d_max = c.d_max;
@@ -101,6 +102,10 @@ TEST(Bound, isAtLeastTheRegretOfEveryBlockSummarySequenceAndItsWitnessReachesIt)
       // above hi: the verified blend, its bail going on in the detour from piece 1 or 2.
       {"v6 sin35, 1 tile of 96, 3 pieces of 2 blocks, one-pass detour", Kernel::pilot_v6, Fn::sin35, 0.45, 96, 96, 3, 16,
        1},
+      // d_max 0.98: the verified blend's floor (1.05 x 0.98) capped at 1, a full piece goes on; its run skips the
+      // empty blocks, its switches crossing the pieces.
+      {"v6 pow10, d_max 0.98 (the blend's floor capped at 1), 1 tile of 64, 4 pieces", Kernel::pilot_v6, Fn::pow10,
+       0.98, 64, 64, 4, 16, 0},
   };
   const auto all = every_summary();
   ASSERT_EQ(all.size(), 35u);

@@ -490,7 +490,8 @@ TEST_F(Cli, HuntTakesTheUsersOptionsAndDmaxForTheFindsTheBoundAndTheFiles) {
 TEST_F(Cli, CheckReadsTheRecordedOptionsAndDmaxBackAndRefusesMalformedOnes) {
   const std::string head = "# options: tile=2048 probe=128 calib_blocks=2 calib_len=1024 verify_blocks=4 distrust=3 "
                            "seed=7 xlo=0.02 lo=0.2 B=0.3 D=0.845 bail=0.5 C=0.4 S=0.2 K=0.18 M=3 shrink=0.25 "
-                           "kappa=1 rho=1.5 v6_cut_pieces=8 v6_dense_cut=0.25 v6_dense_block=5 v6_reg=0.75\n"
+                           "kappa=1 rho=1.5 v6_cut_pieces=8 v6_dense_cut=0.25 v6_dense_block=5 v6_reg=0.75 "
+                           "v6_dear_floor=0.25\n"
                            "# d_max: 0.625 from --dmax\n";
   const std::string p = file("rec.pattern", head + "period 4096\nlength 20480\nseg 300:1 rest:0\n");
   const Result r = run_cli({"check", "--pattern", p, "--f", "sin10", "--kernel", "pilot_v4,pilot_v5", "--json"});
@@ -512,6 +513,7 @@ TEST_F(Cli, CheckReadsTheRecordedOptionsAndDmaxBackAndRefusesMalformedOnes) {
     EXPECT_EQ(o["v6_dense_cut"], 0.25);
     EXPECT_EQ(o["v6_dense_block"], 5);
     EXPECT_EQ(o["v6_reg"], 0.75);
+    EXPECT_EQ(o["v6_dear_floor"], 0.25);
     EXPECT_EQ(o["d_max"], 0.625);
     EXPECT_EQ(res["d_max"], 0.625);
     EXPECT_EQ(res["d_max_source"], "--dmax recorded in the file");

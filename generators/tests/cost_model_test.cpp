@@ -53,6 +53,8 @@ TEST(CostModel, StrategyCostsOnAHandComputedSpan) {
   EXPECT_DOUBLE_EQ(cost(Strategy::blend), 8 * 11 + 44.0);                                  // 132
   EXPECT_DOUBLE_EQ(cost(Strategy::blend_skip), 1 * 4 * 11 + 1 * 4 * 0.5 + 1 * 4 + 44.0);   // 94
   EXPECT_DOUBLE_EQ(cost(Strategy::blend_verified), 8 * 11.125 + 44.0);                     // 133
+  // pilot_v6's verified blend_skip: blend_skip's terms, the count (V) on the non-empty block only.
+  EXPECT_DOUBLE_EQ(cost(Strategy::blend_skip_verified), 1 * 4 * 11.125 + 1 * 4 * 0.5 + 1 * 4 + 44.0);  // 94.5
   // f runs on whole groups of 16 packed lanes: P = 3 is one group, 4 registers * (T + F) = 40.
   EXPECT_DOUBLE_EQ(cost(Strategy::detour), 8 * 1 + 8 * 2 + 40 + 44.0);                     // 108
   EXPECT_DOUBLE_EQ(cost(Strategy::detour_skip), 4 * 1 + 4 * 0.5 + 4 + 16 + 40 + 44.0);     // 110

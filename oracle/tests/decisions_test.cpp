@@ -4,6 +4,7 @@
 // hand on small selections, which both the reference and the kernels' trace must reproduce.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -68,6 +69,7 @@ TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
   EXPECT_EQ(o.v6_dense_cut, 0.07);
   EXPECT_EQ(o.v6_dense_block, 8u);
   EXPECT_EQ(o.v6_reg, 0.6);
+  EXPECT_EQ(o.v6_dear_floor, 0.12);
   EXPECT_EQ(p.v6_pieces, o.v6_pieces);
   EXPECT_EQ(p.v6_bail, o.v6_bail);
   EXPECT_EQ(p.v6_lo, o.v6_lo);
@@ -78,6 +80,7 @@ TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
   EXPECT_EQ(p.v6_dense_cut, o.v6_dense_cut);
   EXPECT_EQ(p.v6_dense_block, o.v6_dense_block);
   EXPECT_EQ(p.v6_reg, o.v6_reg);
+  EXPECT_EQ(p.v6_dear_floor, o.v6_dear_floor);
 }
 
 struct Hand {
@@ -188,7 +191,7 @@ Params params(const PilotOptions& o) {
   p.v6_pieces = o.v6_pieces, p.v6_bail = o.v6_bail, p.v6_lo = o.v6_lo;
   p.v6_floor = o.v6_floor, p.v6_band = o.v6_band, p.v6_skip_cut = o.v6_skip_cut;
   p.v6_cut_pieces = o.v6_cut_pieces, p.v6_dense_cut = o.v6_dense_cut, p.v6_dense_block = o.v6_dense_block;
-  p.v6_reg = o.v6_reg;
+  p.v6_reg = o.v6_reg, p.v6_dear_floor = o.v6_dear_floor;
   return p;
 }
 
@@ -261,11 +264,11 @@ TEST(Decisions, V6VerifiesEachBranchPieceByPieceAndFallsBackToCompactSkipOrTheOn
     size_t bail;
   };
   const std::vector<Row> rows{
-      {16, 10, 16, {{0, 64, S::blend_verified}}, kNoBail},
-      {16, 9, 16, {{0, 32, S::blend_verified}, {32, 64, S::detour}}, 32},
-      {16, 9, 7, {{0, 32, S::blend_verified}, {32, 48, S::detour}, {48, 64, S::compact_skip}}, 32},
-      {16, 6, 16, {{0, 32, S::blend_verified}, {32, 64, S::compact_skip}}, 32},
-      {9, 16, 16, {{0, 16, S::blend_verified}, {16, 64, S::detour}}, 16},
+      {16, 10, 16, {{0, 64, S::blend_skip_verified}}, kNoBail},
+      {16, 9, 16, {{0, 32, S::blend_skip_verified}, {32, 64, S::detour}}, 32},
+      {16, 9, 7, {{0, 32, S::blend_skip_verified}, {32, 48, S::detour}, {48, 64, S::compact_skip}}, 32},
+      {16, 6, 16, {{0, 32, S::blend_skip_verified}, {32, 64, S::compact_skip}}, 32},
+      {9, 16, 16, {{0, 16, S::blend_skip_verified}, {16, 64, S::detour}}, 16},
       {8, 7, 16, {{0, 32, S::detour}, {32, 64, S::compact_skip}}, 32},
       {7, 9, 16, {{0, 64, S::detour}}, kNoBail},
       {6, 16, 7, {{0, 48, S::detour}, {48, 64, S::compact_skip}}, 48},
@@ -303,21 +306,26 @@ TEST(Decisions, V6VerifiesEachBranchPieceByPieceAndFallsBackToCompactSkipOrTheOn
     EXPECT_EQ(strategies(kernel_trace(Kernel::pilot_v6, sel, o)), std::vector<S>{S::detour});
     EXPECT_EQ(strategies(decide(Pilot::v6, sel, params(o))), std::vector<S>{S::detour});
     for (size_t i = 0; i < 16; ++i) sel[i] = 1, sel[16 + i] = i < 6;  // the blend bails on 6: the detour goes on
-    const std::vector<maskapply::Run> want{{0, 32, S::blend_verified}, {32, 64, S::detour}};
+    const std::vector<maskapply::Run> want{{0, 32, S::blend_skip_verified}, {32, 64, S::detour}};
     EXPECT_EQ(kernel_trace(Kernel::pilot_v6, sel, o).runs, want);
     EXPECT_EQ(decide(Pilot::v6, sel, params(o)).runs, want);
   }
   o.v6_reg = 0.6, o.v6_lo = 0.4;
   // The default v6_bail, 1.05: the floor is 1.05 * 0.5 = 0.525, 8.4 of 16: a piece of 9 goes on, one of 8 bails.
-  // A floor above 1 bails every piece but the last, a full one too (v6_bail 2.5: 1.25): the article's step
-  // countertest (a full probe, an empty rest) must not blend an empty piece.
+  // A floor above 1 (v6_bail 2.5: 1.25) is capped at 1: a full piece goes on (pow10's uniform data at density 1
+  // is blended), any other bails; on the article's step countertest (a full probe, an empty rest) the run skips
+  // the empty piece's block before it bails (compact_skip on: 0 < v6_lo).
   for (const auto& [bail, piece1, want] :
-       {std::tuple{1.05, size_t{9}, std::vector<maskapply::Run>{{0, 64, S::blend_verified}}},
-        std::tuple{1.05, size_t{8}, std::vector<maskapply::Run>{{0, 32, S::blend_verified}, {32, 64, S::detour}}},
-        std::tuple{2.5, size_t{16}, std::vector<maskapply::Run>{{0, 16, S::blend_verified}, {16, 64, S::detour}}}}) {
+       {std::tuple{1.05, size_t{9}, std::vector<maskapply::Run>{{0, 64, S::blend_skip_verified}}},
+        std::tuple{1.05, size_t{8}, std::vector<maskapply::Run>{{0, 32, S::blend_skip_verified}, {32, 64, S::detour}}},
+        std::tuple{2.5, size_t{16}, std::vector<maskapply::Run>{{0, 64, S::blend_skip_verified}}},
+        std::tuple{2.5, size_t{15}, std::vector<maskapply::Run>{{0, 32, S::blend_skip_verified}, {32, 64, S::detour}}},
+        std::tuple{2.5, size_t{0},
+                   std::vector<maskapply::Run>{{0, 32, S::blend_skip_verified}, {32, 64, S::compact_skip}}}}) {
     o.v6_bail = bail;
     std::vector<uint8_t> sel(64, 1);
     for (size_t i = 0; i < 16; ++i) sel[16 + i] = i < piece1;
+    if (piece1 == 0) std::fill(sel.begin() + 16, sel.end(), uint8_t{0});  // the step: a full probe, an empty rest
     EXPECT_EQ(kernel_trace(Kernel::pilot_v6, sel, o).runs, want) << "v6_bail " << bail << ", piece 1 " << piece1;
     EXPECT_EQ(decide(Pilot::v6, sel, params(o)).runs, want) << "v6_bail " << bail << ", piece 1 " << piece1;
   }
@@ -369,6 +377,18 @@ TEST(Decisions, V6CompactsACheapFsTileInOneRunFromXloUntilAPieceBelowTheFloor) {
     for (size_t i = 0; i < 16; ++i) sel[i] = i < probe;
     EXPECT_EQ(kernel_trace(Kernel::pilot_v6, sel, o).runs, (std::vector<maskapply::Run>{{0, 64, want}})) << probe;
     EXPECT_EQ(decide(Pilot::v6, sel, params(o)).runs, (std::vector<maskapply::Run>{{0, 64, want}})) << probe;
+  }
+  // A dear f's one-pass compact stops on v6_dear_floor, not v6_floor: a probe of 2, the rest full, goes on under a
+  // dear floor of 0.125 whatever v6_floor is (2: a cheap f's would stop after piece 1), and stops after piece 1
+  // under a dear floor above 1.
+  for (const auto& [floor, dear_floor, want] :
+       {std::tuple{2.0, 0.125, std::vector<maskapply::Run>{{0, 64, S::compact}}},
+        std::tuple{0.125, 2.0, std::vector<maskapply::Run>{{0, 32, S::compact}, {32, 64, S::compact_skip}}}}) {
+    o.v6_floor = floor, o.v6_dear_floor = dear_floor;
+    std::vector<uint8_t> sel(64, 1);
+    for (size_t i = 0; i < 16; ++i) sel[i] = i < 2;
+    EXPECT_EQ(kernel_trace(Kernel::pilot_v6, sel, o).runs, want) << "v6_dear_floor " << dear_floor;
+    EXPECT_EQ(decide(Pilot::v6, sel, params(o)).runs, want) << "v6_dear_floor " << dear_floor;
   }
 }
 
@@ -493,7 +513,7 @@ TEST(Decisions, V6EndsACheapFsOnePassCompactAfterAPieceWithABlockAtLeastTheDense
 TEST(Decisions, V6BlendSkipsACheapFsTileWhenItsProbeIsAboveBothHiAndLo) {
   // d_max = 0.3 < v6_band = 0.35: hi = 4, lo = 6. A probe above both (7 of 16 and up) runs blend_skip over the
   // tile, whatever follows; at lo itself (6) the one-pass compact, which stops after piece 2 (piece 1's block holds
-  // an element, piece 2's is empty); with the f not cheap (v6_band = 0.3) the verified blend, which
+  // an element, piece 2's is empty); with the f not cheap (v6_band = 0.3) the verified blend_skip, which
   // bails after piece 1 (1 of 16 is below 1.2 * 0.3).
   PilotOptions o = small();
   o.v6_pieces = 4, o.d_max = 0.3;
@@ -507,7 +527,7 @@ TEST(Decisions, V6BlendSkipsACheapFsTileWhenItsProbeIsAboveBothHiAndLo) {
       {7, 0.35, {{0, 64, S::blend_skip}}},
       {16, 0.35, {{0, 64, S::blend_skip}}},
       {6, 0.35, {{0, 48, S::compact}, {48, 64, S::compact_skip}}},
-      {7, 0.3, {{0, 32, S::blend_verified}, {32, 64, S::compact_skip}}},
+      {7, 0.3, {{0, 32, S::blend_skip_verified}, {32, 64, S::compact_skip}}},
   };
   for (const Row& r : rows) {
     o.v6_band = r.band;
