@@ -483,7 +483,9 @@ TEST_F(Cli, HuntTakesTheUsersOptionsAndDmaxForTheFindsTheBoundAndTheFiles) {
                               bad, "--out", path("bad")});
     EXPECT_EQ(e.code, 2) << bad;
     EXPECT_NE(e.err.find("--options: "), std::string::npos) << e.err;
-    if (bad == "v6_reg=0") EXPECT_NE(e.err.find("v6_reg must be finite and > 0"), std::string::npos) << e.err;
+    if (bad == "v6_reg=0") {
+      EXPECT_NE(e.err.find("v6_reg must be finite and > 0"), std::string::npos) << e.err;
+    }
   }
 }
 
