@@ -15,6 +15,9 @@ namespace maskapply::detail {
 
 inline constexpr size_t kBlock = 16;  // floats per block: four registers, the article's unroll
 
+// The first block boundary at or after element i (i itself when it is one).
+inline constexpr size_t block_ceil(size_t i) { return (i + kBlock - 1) & ~(kBlock - 1); }
+
 struct Block {
   std::array<float32x4_t, 4> v;
   std::array<uint32x4_t, 4> m;

@@ -39,8 +39,7 @@ MASKAPPLY_INLINE void book_block(uint8_t* s, uint32_t* idx, size_t& k, size_t i,
 template <class F, class M, class W>
 class CompactPass {
  public:
-  CompactPass(float* p, F& f, M& mask, Workspace& ws, W& w)
-      : p_(p), f_(f), mask_(mask), w_(w), tmp_(ws.tmp()), s_(ws.s()), idx_(ws.idx()), ptr_(tmp_) {}
+  CompactPass(float* p, F& f, M& mask, Workspace& ws, W& w) : k_(p, f, mask, ws, w), idx_(ws.idx()) {}
   // What compress counts over the blocks that begin at or after element `from` (from the lane codes the bookkeeping
   // has anyway): the non-empty ones, and whether one holds at least `dense_at` selected elements.
   struct Counts {
@@ -52,49 +51,43 @@ class CompactPass {
   Counts compress(size_t i0, size_t i1, size_t from = 0, size_t dense_at = kBlock + 1) {
     Counts c;
     for (size_t i = i0; i < i1; i += kBlock) {
-      const Block b = load_block(p_ + i, mask_);
+      const Block b = load_block(k_.p + i, k_.mask);
       if constexpr (Skip)
-        if (skip_block(b, prev_empty_, w_)) continue;
+        if (skip_block(b, k_.prev_empty, k_.w)) continue;
       std::array<uint32_t, 4> code;
-      const size_t packed = compress_block(ptr_, b, code, w_);
-      ptr_ += packed;
-      book_block(s_, idx_, k_, i, code, w_);
+      const size_t packed = compress_block(k_.ptr, b, code, k_.w);
+      k_.ptr += packed;
+      book_block(k_.s, idx_, booked_, i, code, k_.w);
       if constexpr (Count)
         if (i >= from) c.nonempty += packed != 0, c.dense |= packed >= dense_at;
     }
     return c;
   }
   // How many elements are packed so far.
-  size_t packed() const { return static_cast<size_t>(ptr_ - tmp_); }
+  size_t packed() const { return k_.packed(); }
   // Applies f to what was packed and expands it back. Returns how many elements that was.
   size_t finish() {
-    const size_t size = static_cast<size_t>(ptr_ - tmp_);
+    const size_t size = k_.apply();
     if (size == 0) return 0;
-    apply_packed(tmp_, size, f_, w_);
-    float* ptr = tmp_;
+    float* ptr = k_.tmp;
+    const uint8_t* const s = k_.s;
+    float* const p = k_.p;
     size_t r = 0;
-    for (; r + 4 <= k_; r += 4) {
-      const std::array<uint32_t, 4> code{s_[r], s_[r + 1], s_[r + 2], s_[r + 3]};
-      ptr += expand_four({p_ + idx_[r], p_ + idx_[r + 1], p_ + idx_[r + 2], p_ + idx_[r + 3]}, ptr, code, w_);
+    for (; r + 4 <= booked_; r += 4) {
+      const std::array<uint32_t, 4> code{s[r], s[r + 1], s[r + 2], s[r + 3]};
+      ptr += expand_four({p + idx_[r], p + idx_[r + 1], p + idx_[r + 2], p + idx_[r + 3]}, ptr, code, k_.w);
     }
-    for (; r < k_; ++r) {
-      expand_store(p_ + idx_[r], ptr, s_[r], w_);
-      ptr += s_[r] >> 4;
+    for (; r < booked_; ++r) {
+      expand_store(p + idx_[r], ptr, s[r], k_.w);
+      ptr += s[r] >> 4;
     }
     return size;
   }
 
  private:
-  float* p_;
-  F& f_;
-  M& mask_;
-  W& w_;
-  float* const tmp_;
-  uint8_t* const s_;
+  PackedPass<F, M, W> k_;
   uint32_t* const idx_;
-  float* ptr_;
-  size_t k_ = 0;  // registers booked
-  bool prev_empty_ = false;  // Skip: the last block compressed or skipped was empty (one run across compress calls)
+  size_t booked_ = 0;  // registers booked (the list's length)
 };
 
 // One compact-detour pass over n <= ws.capacity() elements. Returns how many were selected.
@@ -130,7 +123,7 @@ VerifiedCompact compact_verified_span(float* p, size_t n, F& f, M& mask, Workspa
   for (size_t k = 0; k < vp.count; ++k) {
     const size_t b = vp.begin(k), e = vp.end(k, n);
     const auto c = pass.template compress<false, true>(b, std::min(e, body), from, dense_at);
-    const size_t first = std::max(b, (from + kBlock - 1) & ~(kBlock - 1)), past = e > first ? (e - first) / kBlock : 0;
+    const size_t first = std::max(b, block_ceil(from)), past = e > first ? (e - first) / kBlock : 0;
     if (k + 1 < vp.count &&
         (c.dense || (past > 0 && static_cast<double>(c.nonempty) / static_cast<double>(past) < floor))) {
       r.did = e, r.dense = c.dense;

@@ -16,6 +16,33 @@ namespace maskapply {
 
 namespace detail {
 
+// What a packed pass over the span at p (its length <= ws.capacity()) holds, whichever way it books its registers
+// (DetourPass: a lane code per register; CompactPass: a list of the non-empty ones): the span, f, the mask, the
+// work observer, the workspace's packed buffer and lane codes, where the next packed lane goes, and the skip state
+// (Skip: the last block compressed or skipped was empty; one run across compress calls).
+template <class F, class M, class W>
+struct PackedPass {
+  PackedPass(float* p_, F& f_, M& mask_, Workspace& ws, W& w_)
+      : p(p_), f(f_), mask(mask_), w(w_), tmp(ws.tmp()), s(ws.s()), ptr(tmp) {}
+  // How many elements are packed so far.
+  size_t packed() const { return static_cast<size_t>(ptr - tmp); }
+  // Runs f once over everything packed (nothing when nothing was). Returns how many elements that was.
+  size_t apply() {
+    const size_t size = packed();
+    if (size) apply_packed(tmp, size, f, w);
+    return size;
+  }
+
+  float* p;
+  F& f;
+  M& mask;
+  W& w;
+  float* const tmp;
+  uint8_t* const s;
+  float* ptr;
+  bool prev_empty = false;
+};
+
 // One detour pass being built over the span at p (its length <= ws.capacity()): compress appends the whole blocks
 // of [i0, i1) (multiples of 16) to the workspace and records each register's lane code (Skip: an empty block is
 // jumped over, its codes 0; the skip state runs across calls); finish runs f once over everything packed and
@@ -23,23 +50,23 @@ namespace detail {
 template <class F, class M, class W>
 class DetourPass {
  public:
-  DetourPass(float* p, F& f, M& mask, Workspace& ws, W& w)
-      : p_(p), f_(f), mask_(mask), w_(w), tmp_(ws.tmp()), s_(ws.s()), ptr_(tmp_) {}
+  DetourPass(float* p, F& f, M& mask, Workspace& ws, W& w) : k_(p, f, mask, ws, w) {}
   // Compresses the blocks of [i0, i1). Returns the non-empty registers of the blocks that begin at or after
   // element `counted_from` (from the lane codes it records anyway).
   template <bool Skip>
   size_t compress(size_t i0, size_t i1, size_t counted_from = SIZE_MAX) {
     size_t nonempty = 0;
+    uint8_t* const s = k_.s;
     for (size_t i = i0; i < i1; i += kBlock) {
-      const Block b = load_block(p_ + i, mask_);
+      const Block b = load_block(k_.p + i, k_.mask);
       if constexpr (Skip)
-        if (skip_block(b, prev_empty_, w_)) {
-          s_[i / 4] = s_[i / 4 + 1] = s_[i / 4 + 2] = s_[i / 4 + 3] = 0;
+        if (skip_block(b, k_.prev_empty, k_.w)) {
+          s[i / 4] = s[i / 4 + 1] = s[i / 4 + 2] = s[i / 4 + 3] = 0;
           continue;
         }
       std::array<uint32_t, 4> code;
-      ptr_ += compress_block(ptr_, b, code, w_);
-      for (size_t j = 0; j < 4; ++j) s_[i / 4 + j] = static_cast<uint8_t>(code[j]);
+      k_.ptr += compress_block(k_.ptr, b, code, k_.w);
+      for (size_t j = 0; j < 4; ++j) s[i / 4 + j] = static_cast<uint8_t>(code[j]);
       if (i >= counted_from) nonempty += (code[0] != 0) + (code[1] != 0) + (code[2] != 0) + (code[3] != 0);
     }
     return nonempty;
@@ -47,26 +74,20 @@ class DetourPass {
   // Applies f to what was packed and expands it back into the registers of [i0, i1). Returns how many elements
   // that was.
   size_t finish(size_t i0, size_t i1) {
-    const size_t size = static_cast<size_t>(ptr_ - tmp_);
+    const size_t size = k_.apply();
     if (size == 0) return 0;  // an all-empty pass skips phases 2 and 3: nothing to write back
-    apply_packed(tmp_, size, f_, w_);
-    float* ptr = tmp_;
+    float* ptr = k_.tmp;
+    const uint8_t* const s = k_.s;
     for (size_t i = i0; i < i1; i += kBlock) {
-      const std::array<uint32_t, 4> code{s_[i / 4], s_[i / 4 + 1], s_[i / 4 + 2], s_[i / 4 + 3]};
-      ptr += expand_four({p_ + i, p_ + i + 4, p_ + i + 8, p_ + i + 12}, ptr, code, w_);
+      const std::array<uint32_t, 4> code{s[i / 4], s[i / 4 + 1], s[i / 4 + 2], s[i / 4 + 3]};
+      float* const p = k_.p + i;
+      ptr += expand_four({p, p + 4, p + 8, p + 12}, ptr, code, k_.w);
     }
     return size;
   }
 
  private:
-  float* p_;
-  F& f_;
-  M& mask_;
-  W& w_;
-  float* const tmp_;
-  uint8_t* const s_;
-  float* ptr_;
-  bool prev_empty_ = false;  // Skip: the last block compressed or skipped was empty
+  PackedPass<F, M, W> k_;
 };
 
 // One detour pass over n <= ws.capacity() elements. Returns how many were selected.
@@ -94,7 +115,7 @@ size_t detour_verified_span(float* p, size_t n, F& f, M& mask, Workspace& ws, si
   for (size_t k = from / vp.len; k < vp.count; ++k) {
     const size_t b = std::max(from, vp.begin(k)), e = vp.end(k, n), end = std::min(e, body);
     const size_t nonempty = pass.template compress<false>(b, end, counted_from);
-    const size_t first = std::max(b, (counted_from + kBlock - 1) & ~(kBlock - 1));
+    const size_t first = std::max(b, block_ceil(counted_from));
     const size_t registers = end > first ? (end - first) / 4 : 0;
     if (k + 1 < vp.count && registers > 0 &&
         static_cast<double>(nonempty) / static_cast<double>(registers) < floor) {

@@ -447,22 +447,22 @@ void pilot_v4(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
 // case is the least (the verified blend, to the one-pass detour first when the piece it bailed on is dense enough);
 // the pieces are min(v6_pieces, tile size / probe) (at least one). The one-pass compact is compact as one run over
 // the pieces (one packed pass), ending after a piece (not the last) with fewer than v6_floor (a dear f:
-// v6_dear_floor) of its blocks past the probe non-empty (compact_skip on the rest): plain compact's speed on random data; a cheap f's one-pass compact
-// also ends after a piece (not the last) with a block past the probe holding at least v6_dense_block selected
-// (blend_skip on the rest). For a dear f (d_max >= v6_band): above hi the verified blend as one blend_skip run
-// (blend_skip_verified: empty blocks skipped; bailing below min(v6_bail * d_max, 1): a full piece never bails),
-// from v6_lo to hi the one-pass detour, from xlo to lo the one-pass compact, else compact_skip. The one-
-// pass detour is detour as one run over the pieces (one packed pass), ending after a piece (not the last) with
-// fewer than v6_reg of its registers past the probe non-empty (compact_skip on the rest); after the verified blend
-// bails, a piece that bailed at a density of at least v6_lo goes on in the one-pass detour, a sparser one in
-// compact_skip. For a cheap f (0 <= d_max < v6_band): a probe above both hi and lo runs blend_skip over the tile,
-// whose worst case (a switch per block) is the least for such an f; from xlo the one-pass compact; below xlo
-// compact_skip; a cheap f's compact_skip (below xlo, and after the one-pass compact stops) is one run cut short
-// after a piece (not piece 0, not the last) with at least v6_dense_cut of its elements selected, blend_skip on the
-// rest. When d_max < 0 (blend is cheaper than detour even over empty registers) no probe: blend_skip from the
-// tile's start in min(v6_cut_pieces, size / 16) pieces, cut short after a piece with at least v6_skip_cut of its
-// blocks non-empty (blend on the rest); the count that decides is paid for by work the tile needs anyway. No memory
-// between tiles.
+// v6_dear_floor) of its blocks past the probe non-empty (compact_skip on the rest): plain compact's speed on random
+// data; a cheap f's one-pass compact also ends after a piece (not the last) with a block past the probe holding at
+// least v6_dense_block selected (blend_skip on the rest). For a dear f (d_max >= v6_band): above hi the verified
+// blend as one blend_skip run (blend_skip_verified: empty blocks skipped; bailing below min(v6_bail * d_max, 1): a
+// full piece never bails), from v6_lo to hi the one-pass detour, from xlo to lo the one-pass compact, else
+// compact_skip. The one-pass detour is detour as one run over the pieces (one packed pass), ending after a piece
+// (not the last) with fewer than v6_reg of its registers past the probe non-empty (compact_skip on the rest); after
+// the verified blend bails, a piece that bailed at a density of at least v6_lo goes on in the one-pass detour, a
+// sparser one in compact_skip. For a cheap f (0 <= d_max < v6_band): a probe above both hi and lo runs blend_skip
+// over the tile, whose worst case (a switch per block) is the least for such an f; from xlo the one-pass compact;
+// below xlo compact_skip; a cheap f's compact_skip (below xlo, and after the one-pass compact stops) is one run cut
+// short after a piece (not piece 0, not the last) with at least v6_dense_cut of its elements selected, blend_skip
+// on the rest. When d_max < 0 (blend is cheaper than detour even over empty registers) no probe: blend_skip from
+// the tile's start in min(v6_cut_pieces, size / 16) pieces, cut short after a piece with at least v6_skip_cut of
+// its blocks non-empty (blend on the rest); the count that decides is paid for by work the tile needs anyway. No
+// memory between tiles.
 template <class F, class M, class Obs = NullObserver>
 void pilot_v6(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions& o = {}, Obs&& obs = {}) {
   detail::Pilot p(a, n, f, mask, ws, o, obs);

@@ -401,7 +401,8 @@ void simulate(Kernel pilot, const Summary& s, const PilotOptions& o, Trace& out)
         if (cheap && c > sim.hi && c > sim.lo) sim.run(d.begin, d.end, Strategy::blend_skip);
         else if (!cheap && c > sim.hi) sim.verified_v6(d, Strategy::blend_skip_verified, std::min(o.v6_bail * dm, 1.0));
         else if (!cheap && c >= conv(o.v6_lo)) sim.detour_pass(d, 0);
-        else if (c >= sim.xlo && (cheap || c < sim.lo)) sim.verified_v6(d, Strategy::compact, cheap ? o.v6_floor : o.v6_dear_floor, cheap);
+        else if (c >= sim.xlo && (cheap || c < sim.lo))
+          sim.verified_v6(d, Strategy::compact, cheap ? o.v6_floor : o.v6_dear_floor, cheap);
         else if (cheap) sim.skip_to_blend_skip(d, 0, o.v6_dense_cut);
         else sim.run(d.begin, d.end, Strategy::compact_skip);
         break;
