@@ -46,35 +46,29 @@ struct Never {
 
 }  // namespace mask
 
-// Calls visit(mask::X{...}) for the spec: the bridge from a runtime spec to a compile-time predicate.
-template <class Visitor>
+// Calls visit(mask::X{...}) for the spec: the bridge from a runtime spec to a compile-time predicate. With Fold,
+// always and never are visited as the BitsEq that selects the same lanes (bits_mask 0 against bits_value 0: every
+// lane; against 1: none): four mask types instead of six, for the same selection. The registry visits so: each of
+// its files compiles every kernel once per mask type, and the two constant masks were a third of its build time
+// (docs/ci.md).
+template <bool Fold = false, class Visitor>
 decltype(auto) visit_mask(const MaskSpec& m, Visitor&& visit) {
   switch (m.kind) {
     case MaskKind::less: return visit(mask::Less{m.thd});
     case MaskKind::greater: return visit(mask::Greater{m.thd});
     case MaskKind::not_ge: return visit(mask::NotGe{m.thd});
     case MaskKind::bits_eq: return visit(mask::BitsEq{m.bits_mask, m.bits_value});
-    case MaskKind::always: return visit(mask::Always{});
+    case MaskKind::always:
+      if constexpr (Fold)
+        return visit(mask::BitsEq{0u, 0u});
+      else
+        return visit(mask::Always{});
     case MaskKind::never: break;
   }
-  return visit(mask::Never{});
-}
-
-// visit_mask with always and never folded into BitsEq, which selects the same lanes (bits_mask 0 against
-// bits_value 0: every lane; against 1: none): four mask types instead of six, for the same selection. The registry
-// visits so: each of its files compiles every kernel once per mask type, and the two constant masks were a third of
-// its build time (docs/ci.md). A caller that wants the constant masks' own code visits with visit_mask.
-template <class Visitor>
-decltype(auto) visit_mask_folded(const MaskSpec& m, Visitor&& visit) {
-  switch (m.kind) {
-    case MaskKind::less: return visit(mask::Less{m.thd});
-    case MaskKind::greater: return visit(mask::Greater{m.thd});
-    case MaskKind::not_ge: return visit(mask::NotGe{m.thd});
-    case MaskKind::bits_eq: return visit(mask::BitsEq{m.bits_mask, m.bits_value});
-    case MaskKind::always: return visit(mask::BitsEq{0u, 0u});
-    case MaskKind::never: break;
-  }
-  return visit(mask::BitsEq{0u, 1u});
+  if constexpr (Fold)
+    return visit(mask::BitsEq{0u, 1u});
+  else
+    return visit(mask::Never{});
 }
 
 }  // namespace maskapply
