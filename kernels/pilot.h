@@ -58,6 +58,7 @@ struct PilotOptions {
   double v6_dense_cut = 0.07;  // a cheap f: compact_skip until a piece this dense (selected / length), then blend_skip
   size_t v6_dense_block = 8;   // a cheap f: the one-pass compact ends after a block this full, then blend_skip
   double v6_reg = 0.6;         // a dear f: the one-pass detour ends at a piece with fewer of its registers non-empty
+  size_t v6_dear_probe = 128;  // a dear f: pilot_v6 probes min(probe, v6_dear_probe) elements (and counts by it)
 
   // Empty when the options are usable, else what is wrong.
   std::string validate() const {
@@ -67,6 +68,7 @@ struct PilotOptions {
     if (verify_blocks == 0) return "verify_blocks must be positive";
     if (v6_pieces == 0) return "v6_pieces must be positive";
     if (v6_cut_pieces == 0) return "v6_cut_pieces must be positive";
+    if (v6_dear_probe == 0) return "v6_dear_probe must be positive";
     if (!std::isfinite(xlo) || !std::isfinite(lo) || !std::isfinite(bail) || !std::isfinite(B) || !std::isfinite(D) ||
         !std::isfinite(v6_bail) || !std::isfinite(v6_lo) || !std::isfinite(v6_floor) ||
         !std::isfinite(v6_dear_floor) || !std::isfinite(v6_band) || !std::isfinite(v6_skip_cut) ||
@@ -145,9 +147,14 @@ class Pilot {
   const PilotOptions& options() const { return o_; }
 
   // Calibrates on the first calib_blocks * calib_len elements (blend, timed unless d_max is injected), then
-  // calls decide(tile) for each following tile of o.tile elements; the last tile may be shorter.
+  // calls decide(tile) for each following tile of o.tile elements; the last tile may be shorter. The probe (and
+  // the thresholds counted over it) is probe_of(d_max) elements from the calibration on (at most o.probe).
   template <class Decide>
   void for_each_tile(Decide&& decide) {
+    for_each_tile(decide, [&](double) { return o_.probe; });
+  }
+  template <class Decide, class ProbeOf>
+  void for_each_tile(Decide&& decide, ProbeOf&& probe_of) {
     const size_t region = std::min(n_, o_.calib_blocks * o_.calib_len);
     size_t index = 0;
     if (o_.d_max) {
@@ -157,6 +164,7 @@ class Pilot {
     } else {
       d_max_ = bsl_calibrate(a_, region, o_.calib_len, f_, mask_, o_.B, o_.D, work());
     }
+    o_.probe = std::clamp<size_t>(probe_of(d_max_), 1, o_.probe);
     th_ = Thresholds::from(o_, d_max_);
     for (size_t i = 0; i < region; i += o_.calib_len) {
       Tile t = start(index++, i, std::min(i + o_.calib_len, region));
@@ -335,7 +343,7 @@ class Pilot {
   F& f_;
   M& mask_;
   Workspace& ws_;
-  const PilotOptions& o_;
+  PilotOptions o_;  // a copy: the probe may narrow after calibration (for_each_tile)
   Obs& obs_;
   mutable NoWork none_;
   double d_max_ = 0;
@@ -461,12 +469,15 @@ void pilot_v4(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
 // short after a piece (not piece 0, not the last) with at least v6_dense_cut of its elements selected, blend_skip
 // on the rest. When d_max < 0 (blend is cheaper than detour even over empty registers) no probe: blend_skip from
 // the tile's start in min(v6_cut_pieces, size / 16) pieces, cut short after a piece with at least v6_skip_cut of
-// its blocks non-empty (blend on the rest); the count that decides is paid for by work the tile needs anyway. No
-// memory between tiles.
+// its blocks non-empty (blend on the rest); the count that decides is paid for by work the tile needs anyway. A
+// dear f's probe is min(probe, v6_dear_probe) elements, and hi, xlo, lo, v6_lo and the pieces are counted over it.
+// No memory between tiles.
 template <class F, class M, class Obs = NullObserver>
 void pilot_v6(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions& o = {}, Obs&& obs = {}) {
   detail::Pilot p(a, n, f, mask, ws, o, obs);
-  const long long v6_lo = Thresholds::count(o.v6_lo, o.probe);
+  const auto probe_of = [&](double d_max) {  // a dear f's probe is shorter
+    return d_max < o.v6_band ? o.probe : std::min(o.probe, o.v6_dear_probe);
+  };
   p.for_each_tile([&](detail::Tile& t) {
     if (p.th().hi < 0) {
       p.skip_cut(t, std::max<size_t>(1, std::min(o.v6_cut_pieces, t.size() / 16)), o.v6_skip_cut);
@@ -474,8 +485,10 @@ void pilot_v6(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
     }
     const long long cnt = p.probe(t);
     const bool cheap = p.d_max() < o.v6_band;  // a cheap f (else a dear f)
+    const size_t probe = p.options().probe;    // probe_of(d_max)
+    const long long v6_lo = Thresholds::count(o.v6_lo, probe);
     // Pieces of at least the probe's length, so that the probe lies in the first (a short tile has fewer).
-    const size_t pieces = std::max<size_t>(1, std::min(o.v6_pieces, t.size() / o.probe));
+    const size_t pieces = std::max<size_t>(1, std::min(o.v6_pieces, t.size() / probe));
     const double blend_floor = std::min(o.v6_bail * p.d_max(), 1.0);  // a full piece never bails
     if (cheap && cnt > p.th().hi && cnt > p.th().lo)
       p.run(Strategy::blend_skip, t);
@@ -494,7 +507,7 @@ void pilot_v6(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
       p.compact_skip_cut(t, 0, pieces, o.v6_dense_cut);
     else
       p.run(Strategy::compact_skip, t);
-  });
+  }, probe_of);
 }
 
 namespace detail {

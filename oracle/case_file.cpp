@@ -83,7 +83,7 @@ std::string to_text(const Case& c, std::string_view comment) {
     << " v6_floor=" << num(o.v6_floor) << " v6_band=" << num(o.v6_band) << " v6_skip_cut=" << num(o.v6_skip_cut)
     << " v6_cut_pieces=" << o.v6_cut_pieces << " v6_dense_cut=" << num(o.v6_dense_cut)
     << " v6_dense_block=" << o.v6_dense_block << " v6_reg=" << num(o.v6_reg)
-    << " v6_dear_floor=" << num(o.v6_dear_floor)
+    << " v6_dear_floor=" << num(o.v6_dear_floor) << " v6_dear_probe=" << o.v6_dear_probe
     << " d_max=" << (o.d_max ? num(*o.d_max) : std::string("timed")) << "\n";
   if (c.workspace) {
     char g[24];
@@ -181,6 +181,7 @@ CaseParse parse_case(std::string_view text) {
         else if (k == "v6_dense_block") ok = parse_size(v, o.v6_dense_block);
         else if (k == "v6_reg") ok = parse_double(v, o.v6_reg);
         else if (k == "v6_dear_floor") ok = parse_double(v, o.v6_dear_floor);
+        else if (k == "v6_dear_probe") ok = parse_size(v, o.v6_dear_probe);
         else if (k == "d_max") {
           double d = 0;
           if (v == "timed") o.d_max.reset();

@@ -43,7 +43,7 @@ std::string check_decisions(Kernel k, std::span<const float> input, const MaskSp
   q.v6_cut_pieces = o.v6_cut_pieces;
   q.v6_dense_cut = o.v6_dense_cut;
   q.v6_dense_block = o.v6_dense_block;
-  q.v6_reg = o.v6_reg, q.v6_dear_floor = o.v6_dear_floor;
+  q.v6_reg = o.v6_reg, q.v6_dear_floor = o.v6_dear_floor, q.v6_dear_probe = o.v6_dear_probe;
   if (o.d_max)
     q.d_max = *o.d_max;
   else if (k == Kernel::blend_verified)

@@ -30,7 +30,7 @@ namespace {
 
 class Decider {
  public:
-  Decider(Pilot k, std::span<const uint8_t> sel, const Params& p) : k_(k), p_(p), lim_(limits(p)) {
+  Decider(Pilot k, std::span<const uint8_t> sel, const Params& p) : k_(k), p_(probed(k, p)), lim_(limits(p_)) {
     sum_.assign(sel.size() + 1, 0);
     for (size_t i = 0; i < sel.size(); ++i) sum_[i + 1] = sum_[i] + (sel[i] != 0);
   }
@@ -61,6 +61,12 @@ class Decider {
   }
 
  private:
+  // pilot_v6 with a dear f (d_max at least v6_band) probes min(probe, v6_dear_probe) elements, and counts over them.
+  static Params probed(Pilot k, Params p) {
+    if (k == Pilot::v6 && !(p.d_max < p.v6_band)) p.probe = std::min(p.probe, p.v6_dear_probe);
+    return p;
+  }
+
   size_t selected(size_t b, size_t e) const { return sum_[e] - sum_[b]; }
 
   TileDecision fresh(size_t index, size_t b, size_t e) const {

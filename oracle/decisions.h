@@ -39,7 +39,8 @@
 //     detour: detour as one run over the pieces, ending after a piece (not the last) that has blocks beginning at
 //     or after the probe's end and fewer than v6_reg of their registers (4 elements) holding a selected element,
 //     then compact_skip (the tile's bail only when it began at the tile's start); xlo <= cnt < lo (and below
-//     lo6): the one-pass compact; otherwise compact_skip;
+//     lo6): the one-pass compact; otherwise compact_skip; a dear f's probe (and every count over the probe: hi,
+//     xlo, lo, lo6, the pieces) is min(probe, v6_dear_probe) elements, from the calibration tiles on;
 //   - probed: the elements the probe read (the window, or v5's 32 per pair), 0 when the tile was not probed.
 #pragma once
 
@@ -86,7 +87,7 @@ inline constexpr size_t kMaxPairs = 32;
 // past the probe non-empty, the one-pass compact ending at a piece with fewer than 0.15
 // of its blocks past the probe non-empty (a dear f: 0.12), a cheap f below d_max 0.35, blend_skip cut at a piece with 0.3 of its
 // blocks non-empty, a cheap f's compact_skip cut at a piece with 0.07 of its elements selected, a cheap f's
-// one-pass compact ended at a piece with a block of 8 selected.
+// one-pass compact ended at a piece with a block of 8 selected, a dear f's probe at most 128 elements.
 namespace v6 {
 inline constexpr size_t kPieces = 16;
 inline constexpr double kBail = 1.05;
@@ -99,6 +100,7 @@ inline constexpr double kSkipCut = 0.3;
 inline constexpr size_t kCutPieces = 32;
 inline constexpr double kDenseCut = 0.07;
 inline constexpr size_t kDenseBlock = 8;
+inline constexpr size_t kDearProbe = 128;
 }  // namespace v6
 
 // The options' values the decisions depend on (the article's by default) and the calibrated d_max.
@@ -130,6 +132,7 @@ struct Params {
   double v6_dense_cut = v6::kDenseCut;
   size_t v6_dense_block = v6::kDenseBlock;
   double v6_reg = v6::kReg;
+  size_t v6_dear_probe = v6::kDearProbe;
 };
 
 // A fraction of the probe as a count: fraction * probe truncated toward zero, the fraction clamped to [-2, 2].

@@ -38,7 +38,7 @@ std::ostream& operator<<(std::ostream& os, const PilotOptions& o) {
      << " v6_bail=" << o.v6_bail << " v6_lo=" << o.v6_lo << " v6_floor=" << o.v6_floor << " v6_band=" << o.v6_band
      << " v6_skip_cut=" << o.v6_skip_cut << " v6_cut_pieces=" << o.v6_cut_pieces
      << " v6_dense_cut=" << o.v6_dense_cut << " v6_dense_block=" << o.v6_dense_block << " v6_reg=" << o.v6_reg
-     << " v6_dear_floor=" << o.v6_dear_floor << " d_max=";
+     << " v6_dear_floor=" << o.v6_dear_floor << " v6_dear_probe=" << o.v6_dear_probe << " d_max=";
   if (o.d_max)
     os << *o.d_max;
   else
@@ -471,6 +471,9 @@ rc::Gen<PilotOptions> pilot_options() {
     o.v6_dense_block = *rc::gen::weightedOneOf<size_t>({{3, rc::gen::just<size_t>(8)}, {2, rc::gen::inRange<size_t>(0, 18)}});
     o.v6_reg = *rc::gen::weightedElement<double>({{4, 0.6}, {1, 0.01}, {1, 0.25}, {1, 1.0}, {1, 1.5}});
     o.v6_dear_floor = *rc::gen::weightedElement<double>({{4, 0.12}, {1, 0.0}, {1, 0.5}, {1, 1.0}});
+    o.v6_dear_probe = *rc::gen::weightedOneOf<size_t>({{4, rc::gen::just<size_t>(128)},
+                                                      {2, rc::gen::inRange<size_t>(1, o.tile + 1)},
+                                                      {1, rc::gen::just<size_t>(100000)}});
     return o;
   });
 }

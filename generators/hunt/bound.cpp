@@ -1001,7 +1001,7 @@ struct Setting {
   size_t region, tiles, full_blocks, last_blocks;
   std::map<std::pair<int, size_t>, TileModel> models;
   Setting(Kernel k, Fn fn, const CostModel& mm, const PilotOptions& oo, size_t nn)
-      : pilot(k), f(fn), m(mm), o(oo), n(nn), rules(k, oo), classes(rules), costs(mm, fn) {
+      : pilot(k), f(fn), m(mm), o(as_run(k, oo)), n(nn), rules(k, o), classes(rules), costs(mm, fn) {
     chain.pilot = k, chain.D = o.distrust, chain.classes = classes.keys.size();
     region = std::min(n, o.calib_blocks * o.calib_len);
     tiles = (n - region + o.tile - 1) / o.tile;
@@ -1159,7 +1159,8 @@ Pattern tile_pattern(const Setting& st, const std::vector<std::vector<Block>>& t
 
 }  // namespace
 
-std::string bound_unsupported(Kernel pilot, const PilotOptions& o, size_t n) {
+std::string bound_unsupported(Kernel pilot, const PilotOptions& given, size_t n) {
+  const PilotOptions o = as_run(pilot, given);  // pilot_v6's probe for a dear f
   if (pilot == Kernel::pilot_v5)
     return "pilot_v5 plans each chunk from 16 blocks spread over the whole tile, read before the tile runs: the "
            "bound's left-to-right program does not carry them (the hunt's seed-aware column and `maskapply floor` "
@@ -1173,7 +1174,9 @@ std::string bound_unsupported(Kernel pilot, const PilotOptions& o, size_t n) {
     return "tile, the calibration region and n - region must be multiples of 16";
   const size_t last = n - region - ((n - region - 1) / o.tile) * o.tile;
   for (const size_t size : {std::min(o.tile, n - region), last}) {
-    if (std::min(o.probe, size) % 16) return "the probe (min(probe, tile)) must be a multiple of 16";
+    if (std::min(o.probe, size) % 16)
+      return "the probe (min(probe, tile); pilot_v6 with a dear f: min(probe, v6_dear_probe, tile)) must be a multiple "
+             "of 16";
     if (pilot == Kernel::pilot_v3_5 || pilot == Kernel::pilot_v4) {
       const size_t len = size / o.verify_blocks ? size / o.verify_blocks : size;
       if (len % 16) return "tile / verify_blocks must be a multiple of 16";
@@ -1216,7 +1219,7 @@ BoundResult regret_bound(Kernel pilot, Fn f, const CostModel& m, const PilotOpti
     const StrategyTerms t = terms(m, f, s);
     big = std::max(big, std::max(t.full, t.empty) + 4 * t.nonempty_reg + 4 * t.expand_any + t.sw + t.group);
   }
-  big += probe_cost(m, o.probe) / 16 + st.costs.M;
+  big += probe_cost(m, st.o.probe) / 16 + st.costs.M;
   double lambda = std::isfinite(start) && start > 0 ? start : 1.0;
   Pattern best;
   double best_r = -1;

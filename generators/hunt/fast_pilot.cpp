@@ -336,9 +336,10 @@ struct Sim {
 
 }  // namespace
 
-void simulate(Kernel pilot, const Summary& s, const PilotOptions& o, Trace& out) {
-  if (const std::string err = o.validate(); !err.empty()) throw std::invalid_argument("maskapply: " + err);
-  if (!o.d_max) throw std::invalid_argument("maskapply hunt: simulate needs an injected d_max");
+void simulate(Kernel pilot, const Summary& s, const PilotOptions& given, Trace& out) {
+  if (const std::string err = given.validate(); !err.empty()) throw std::invalid_argument("maskapply: " + err);
+  if (!given.d_max) throw std::invalid_argument("maskapply hunt: simulate needs an injected d_max");
+  const PilotOptions o = as_run(pilot, given);  // pilot_v6's probe for a dear f
   if (pilot < Kernel::pilot_v1) throw std::invalid_argument("maskapply hunt: not a pilot");
   if (pilot == Kernel::pilot_v5) return simulate_v5(s, o, v5_params(o), out);
   out.clear();
@@ -533,7 +534,7 @@ Score Scorer::score_trace(const Summary& s, const Trace& t) {
     if (d.bail != kNoBail) {
       const size_t size = d.end - d.begin;
       m.pieces = pilot_ == Kernel::pilot_v6;
-      const size_t blocks = m.pieces ? v6_piece_count(o_, size) : o_.verify_blocks;
+      const size_t blocks = m.pieces ? v6_piece_count(as_run(pilot_, o_), size) : o_.verify_blocks;
       m.bail_block = (d.bail - d.begin) / verify_len(size, blocks);
     }
     m.oracle = kOracleStrategies[best];

@@ -126,6 +126,14 @@ inline size_t verify_len(size_t size, size_t blocks) { return std::max<size_t>(1
 inline size_t verify_count(size_t size, size_t blocks) {
   return size == 0 ? 0 : std::min(blocks, (size + verify_len(size, blocks) - 1) / verify_len(size, blocks));
 }
+// The options a pilot decides by, the hunt's copy of pilot_v6's rule: with a dear f (d_max injected and at least
+// v6_band) pilot_v6 probes min(probe, v6_dear_probe) elements, and counts hi, xlo, lo, v6_lo and its pieces over
+// them; any other pilot or f: o as it is.
+inline PilotOptions as_run(Kernel pilot, const PilotOptions& o) {
+  PilotOptions r = o;
+  if (pilot == Kernel::pilot_v6 && o.d_max && !(*o.d_max < o.v6_band)) r.probe = std::min(o.probe, o.v6_dear_probe);
+  return r;
+}
 // pilot_v6's pieces of a tile of `size`: min(v6_pieces, size / probe), at least one (the probe lies in the first).
 inline size_t v6_piece_count(const PilotOptions& o, size_t size) {
   return std::max<size_t>(1, std::min(o.v6_pieces, size / o.probe));

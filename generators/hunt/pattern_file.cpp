@@ -36,7 +36,8 @@ constexpr SizeField kSizes[] = {{"tile", &PilotOptions::tile},          {"probe"
                                 {"calib_blocks", &PilotOptions::calib_blocks}, {"calib_len", &PilotOptions::calib_len},
                                 {"verify_blocks", &PilotOptions::verify_blocks}, {"distrust", &PilotOptions::distrust},
                                 {"v6_pieces", &PilotOptions::v6_pieces}, {"v6_cut_pieces", &PilotOptions::v6_cut_pieces},
-                                {"v6_dense_block", &PilotOptions::v6_dense_block}};
+                                {"v6_dense_block", &PilotOptions::v6_dense_block},
+                                {"v6_dear_probe", &PilotOptions::v6_dear_probe}};
 constexpr DoubleField kDoubles[] = {{"xlo", &PilotOptions::xlo},     {"lo", &PilotOptions::lo},
                                     {"B", &PilotOptions::B},         {"D", &PilotOptions::D},
                                     {"bail", &PilotOptions::bail},   {"C", &PilotOptions::C},

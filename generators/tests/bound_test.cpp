@@ -28,6 +28,8 @@ struct Case {
   int alphabet;  // exhaustive test: 0 every block summary (35 per block), 1 the 10-summary alphabet, 2 the 5-summary one
   double xlo = 0.1;
   size_t dense_block = 8;  // pilot_v6's v6_dense_block (a cheap f's one-pass compact ended by a block this full)
+  size_t probe = 16;
+  size_t dear_probe = 128;  // pilot_v6's v6_dear_probe (a dear f probes min(probe, this))
 };
 
 // Under an emulator (MASKAPPLY_EMULATED, set by ctest's registration when cross-compiling, or an emulated arm64
@@ -35,13 +37,13 @@ struct Case {
 // same code on the same doubles, natively checked in full.
 bool emulated() { return under_emulation(); }
 
-// The small settings' options: probe 16, xlo 0.1 (1) unless the case says, lo 0.3 (4), no calibration, d_max
-// injected; pilot_v6's one-pass compact ends after a piece with fewer than 0.1 of its blocks past the probe
+// The small settings' options: probe 16 (pilot_v6's dear probe above it) and xlo 0.1 (1) unless the case says,
+// lo 0.3 (4), no calibration, d_max injected; pilot_v6's one-pass compact ends after a piece with fewer than 0.1 of its blocks past the probe
 // non-empty (a piece of one or two blocks: none of them); its pieces, and its cut's when d_max < 0, are the
 // case's verify pieces.
 PilotOptions small_options(const CostModel& m, const Case& c) {
   PilotOptions o;
-  o.tile = c.tile, o.probe = 16, o.xlo = c.xlo, o.lo = 0.3, o.calib_blocks = 0, o.verify_blocks = c.verify_blocks;
+  o.tile = c.tile, o.probe = c.probe, o.v6_dear_probe = c.dear_probe, o.xlo = c.xlo, o.lo = 0.3, o.calib_blocks = 0, o.verify_blocks = c.verify_blocks;
   o.distrust = c.distrust, o.v6_pieces = c.verify_blocks, o.v6_cut_pieces = c.verify_blocks, o.v6_lo = 0.3, o.v6_floor = 0.1;
   o.v6_dear_floor = 0.1;
   o.v6_dense_block = c.dense_block;
@@ -106,6 +108,10 @@ TEST(Bound, isAtLeastTheRegretOfEveryBlockSummarySequenceAndItsWitnessReachesIt)
       // empty blocks, its switches crossing the pieces.
       {"v6 pow10, d_max 0.98 (the blend's floor capped at 1), 1 tile of 64, 4 pieces", Kernel::pilot_v6, Fn::pow10,
        0.98, 64, 64, 4, 16, 0},
+      // probe 32, v6_dear_probe 16: a dear f probes one block and counts over it (hi = 7), in 4 pieces of one block
+      // (min(4, 64 / 16); over the probe of 32 it would be 2 pieces).
+      {"v6 sin10, probe 32 narrowed to a dear probe of 16, 1 tile of 64, 4 pieces", Kernel::pilot_v6, Fn::sin10, 0.45,
+       64, 64, 4, 16, 0, 0.1, 8, 32, 16},
   };
   const auto all = every_summary();
   ASSERT_EQ(all.size(), 35u);

@@ -478,13 +478,17 @@ TEST_F(Cli, HuntTakesTheUsersOptionsAndDmaxForTheFindsTheBoundAndTheFiles) {
       EXPECT_EQ(cj["results"][0]["model_regret"].get<double>(), b["model_regret"].get<double>());
     }
   }
-  for (const std::string bad : {"tile=8 probe=4", "tile=abc", "title=2048", "probe", "v6_cut_pieces=0", "v6_reg=0"}) {
+  for (const std::string bad : {"tile=8 probe=4", "tile=abc", "title=2048", "probe", "v6_cut_pieces=0", "v6_reg=0",
+                                "v6_dear_probe=0"}) {
     const Result e = run_cli({"hunt", "--pilot", "v4", "--f", "fma13", "--budget", "0", "--seconds", "0", "--options",
                               bad, "--out", path("bad")});
     EXPECT_EQ(e.code, 2) << bad;
     EXPECT_NE(e.err.find("--options: "), std::string::npos) << e.err;
     if (bad == "v6_reg=0") {
       EXPECT_NE(e.err.find("v6_reg must be finite and > 0"), std::string::npos) << e.err;
+    }
+    if (bad == "v6_dear_probe=0") {
+      EXPECT_NE(e.err.find("v6_dear_probe must be positive"), std::string::npos) << e.err;
     }
   }
 }
@@ -493,7 +497,7 @@ TEST_F(Cli, CheckReadsTheRecordedOptionsAndDmaxBackAndRefusesMalformedOnes) {
   const std::string head = "# options: tile=2048 probe=128 calib_blocks=2 calib_len=1024 verify_blocks=4 distrust=3 "
                            "seed=7 xlo=0.02 lo=0.2 B=0.3 D=0.845 bail=0.5 C=0.4 S=0.2 K=0.18 M=3 shrink=0.25 "
                            "kappa=1 rho=1.5 v6_cut_pieces=8 v6_dense_cut=0.25 v6_dense_block=5 v6_reg=0.75 "
-                           "v6_dear_floor=0.25\n"
+                           "v6_dear_floor=0.25 v6_dear_probe=64\n"
                            "# d_max: 0.625 from --dmax\n";
   const std::string p = file("rec.pattern", head + "period 4096\nlength 20480\nseg 300:1 rest:0\n");
   const Result r = run_cli({"check", "--pattern", p, "--f", "sin10", "--kernel", "pilot_v4,pilot_v5", "--json"});
@@ -516,6 +520,7 @@ TEST_F(Cli, CheckReadsTheRecordedOptionsAndDmaxBackAndRefusesMalformedOnes) {
     EXPECT_EQ(o["v6_dense_block"], 5);
     EXPECT_EQ(o["v6_reg"], 0.75);
     EXPECT_EQ(o["v6_dear_floor"], 0.25);
+    EXPECT_EQ(o["v6_dear_probe"], 64);
     EXPECT_EQ(o["d_max"], 0.625);
     EXPECT_EQ(res["d_max"], 0.625);
     EXPECT_EQ(res["d_max_source"], "--dmax recorded in the file");

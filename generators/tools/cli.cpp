@@ -192,7 +192,7 @@ nlohmann::ordered_json options_json(const PilotOptions& o) {
   j["v6_floor"] = o.v6_floor, j["v6_band"] = o.v6_band, j["v6_skip_cut"] = o.v6_skip_cut;
   j["v6_dense_cut"] = o.v6_dense_cut;
   j["v6_cut_pieces"] = o.v6_cut_pieces, j["v6_dense_block"] = o.v6_dense_block, j["v6_reg"] = o.v6_reg;
-  j["v6_dear_floor"] = o.v6_dear_floor;
+  j["v6_dear_floor"] = o.v6_dear_floor, j["v6_dear_probe"] = o.v6_dear_probe;
   return j;
 }
 
@@ -668,7 +668,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   tune_app->add_option("--knobs", ta.knobs, "Comma-separated knobs to move (tile, probe, xlo, lo, verify_blocks, "
                                             "bail, distrust; v6: v6_pieces, v6_bail, v6_lo, v6_floor, v6_band, "
                                             "v6_skip_cut, v6_cut_pieces, v6_dense_cut, v6_dense_block, v6_reg, "
-                                            "v6_dear_floor); default: every knob the pilot reads");
+                                            "v6_dear_floor, v6_dear_probe); default: every knob the pilot reads");
   tune_app->add_option("--n", ta.n, "Elements (default: 36 tiles, as the hunt; 12288 to 2^21)")->capture_default_str()
       ->check(whole(12288, size_t{1} << 21));
   tune_app->add_option("--seconds", ta.seconds, "Time cap per pilot x f (0: none); reported when it cuts the budget")
