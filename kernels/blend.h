@@ -17,7 +17,7 @@ namespace detail {
 // "non-empty"), and is left saying it of the last whole block, so one run can go on across calls.
 template <bool Skip, bool Count, class F, class M, class W>
 MASKAPPLY_INLINE size_t blend_impl(float* p, size_t n, F& f, M& mask, W&& w, bool& prev_empty) {
-  const size_t body = n & ~(kBlock - 1);
+  const size_t body = block_floor(n);
   std::array<uint32x4_t, 4> acc{vdupq_n_u32(0), vdupq_n_u32(0), vdupq_n_u32(0), vdupq_n_u32(0)};
   for (size_t i = 0; i < body; i += kBlock) {
     const Block b = load_block(p + i, mask);
@@ -69,7 +69,7 @@ void blend_skip(float* a, size_t n, F f, M mask) {
 // [a, a+n).
 template <class M, class W>
 size_t density(const float* a, size_t n, M mask, W&& w) {
-  const size_t body = n & ~(detail::kBlock - 1);
+  const size_t body = detail::block_floor(n);
   std::array<uint32x4_t, 4> acc{vdupq_n_u32(0), vdupq_n_u32(0), vdupq_n_u32(0), vdupq_n_u32(0)};
   for (size_t i = 0; i < body; i += detail::kBlock) {
     detail::count_block(acc, detail::load_block(a + i, mask));
@@ -92,7 +92,7 @@ struct VerifyPieces {
   size_t len = 0, count = 0;  // the length of every piece but the last; how many pieces
   VerifyPieces(size_t n, size_t blocks) {
     blocks = blocks ? blocks : 1;
-    len = std::max(detail::kBlock, n / blocks & ~(detail::kBlock - 1));
+    len = std::max(detail::kBlock, detail::block_floor(n / blocks));
     count = n == 0 ? 0 : std::min(blocks, (n + len - 1) / len);
   }
   size_t begin(size_t k) const { return k * len; }
@@ -151,7 +151,7 @@ size_t blend_skip_cut(float* a, size_t n, F f, M mask, size_t blocks, double cut
   bool prev_empty = false;
   for (size_t k = 0; k < pieces.count; ++k) {
     const size_t begin = pieces.begin(k), end = pieces.end(k, n);
-    const size_t body = begin + ((end - begin) & ~(detail::kBlock - 1));
+    const size_t body = begin + detail::block_floor(end - begin);
     size_t nonempty = 0;
     for (size_t i = begin; i < body; i += detail::kBlock) {
       const detail::Block b = detail::load_block(a + i, mask);

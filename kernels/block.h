@@ -15,8 +15,10 @@ namespace maskapply::detail {
 
 inline constexpr size_t kBlock = 16;  // floats per block: four registers, the article's unroll
 
+// The last block boundary at or before element i (i itself when it is one): a span's whole blocks end there.
+inline constexpr size_t block_floor(size_t i) { return i & ~(kBlock - 1); }
 // The first block boundary at or after element i (i itself when it is one).
-inline constexpr size_t block_ceil(size_t i) { return (i + kBlock - 1) & ~(kBlock - 1); }
+inline constexpr size_t block_ceil(size_t i) { return block_floor(i + kBlock - 1); }
 
 struct Block {
   std::array<float32x4_t, 4> v;

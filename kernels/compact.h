@@ -93,7 +93,7 @@ class CompactPass {
 // One compact-detour pass over n <= ws.capacity() elements. Returns how many were selected.
 template <bool Skip, class F, class M, class W = NoWork>
 size_t compact_span(float* p, size_t n, F& f, M& mask, Workspace& ws, W&& w = {}) {
-  const size_t body = n & ~(kBlock - 1);
+  const size_t body = block_floor(n);
   CompactPass<F, M, std::remove_reference_t<W>> pass(p, f, mask, ws, w);
   pass.template compress<Skip>(0, body);
   const size_t size = pass.finish();
@@ -116,7 +116,7 @@ struct VerifiedCompact {
 template <class F, class M, class W = NoWork>
 VerifiedCompact compact_verified_span(float* p, size_t n, F& f, M& mask, Workspace& ws, size_t pieces, double floor,
                                       size_t from, size_t dense_at, W&& w = {}) {
-  const size_t body = n & ~(kBlock - 1);
+  const size_t body = block_floor(n);
   const VerifyPieces vp(n, pieces);
   CompactPass<F, M, std::remove_reference_t<W>> pass(p, f, mask, ws, w);
   VerifiedCompact r{n, 0};
@@ -144,7 +144,7 @@ VerifiedCompact compact_verified_span(float* p, size_t n, F& f, M& mask, Workspa
 template <class F, class M, class W = NoWork>
 size_t compact_skip_cut_span(float* p, size_t n, F& f, M& mask, Workspace& ws, size_t pieces, double cut, size_t from,
                              W&& w = {}) {
-  const size_t body = n & ~(kBlock - 1);
+  const size_t body = block_floor(n);
   const VerifyPieces vp(n, pieces);
   CompactPass<F, M, std::remove_reference_t<W>> pass(p, f, mask, ws, w);
   size_t did = n;

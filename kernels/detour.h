@@ -93,7 +93,7 @@ class DetourPass {
 // One detour pass over n <= ws.capacity() elements. Returns how many were selected.
 template <bool Skip, class F, class M, class W = NoWork>
 size_t detour_span(float* p, size_t n, F& f, M& mask, Workspace& ws, W&& w = {}) {
-  const size_t body = n & ~(kBlock - 1);
+  const size_t body = block_floor(n);
   DetourPass<F, M, std::remove_reference_t<W>> pass(p, f, mask, ws, w);
   pass.template compress<Skip>(0, body);
   return pass.finish(0, body) + blend_tail(p + body, n - body, f, mask, w);
@@ -108,7 +108,7 @@ size_t detour_span(float* p, size_t n, F& f, M& mask, Workspace& ws, W&& w = {})
 template <class F, class M, class W = NoWork>
 size_t detour_verified_span(float* p, size_t n, F& f, M& mask, Workspace& ws, size_t pieces, double floor,
                             size_t from, size_t counted_from, W&& w = {}) {
-  const size_t body = n & ~(kBlock - 1);
+  const size_t body = block_floor(n);
   const VerifyPieces vp(n, pieces);
   DetourPass<F, M, std::remove_reference_t<W>> pass(p, f, mask, ws, w);
   size_t did = n;

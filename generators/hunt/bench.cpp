@@ -99,7 +99,7 @@ void micro(double s) {
     Scorer cached(k, Fn::fma13, m);
     Summary cs;
     std::vector<Pattern> ps;
-    for (auto& [p, why] : threshold_seeds(fresh.scorer().options())) ps.push_back(p);
+    for (auto& [p, why] : threshold_seeds(fresh.scorer())) ps.push_back(p);
     double sink = 0;
     const double from_fresh = per_second(s, [&](size_t i) { sink += fresh(ps[i % ps.size()]).regret; });
     const double from_cached = per_second(s, [&](size_t i) {

@@ -465,6 +465,8 @@ Scorer::Scorer(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, bo
   if (cache) cache_.emplace(m_, f_);
 }
 
+PilotOptions Scorer::decides_by() const { return as_run(pilot_, o_); }
+
 Scorer::Scorer(Simulate sim, Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, bool cache)
     : Scorer(pilot, f, m, o, cache) {
   sim_ = std::move(sim);

@@ -106,6 +106,9 @@ class Scorer {
   Score score_trace(const Summary& s, const Trace& t);
   const OracleCache* cache() const { return cache_ ? &*cache_ : nullptr; }
   const PilotOptions& options() const { return o_; }
+  // The options the pilot decides by: as_run(pilot, options()) (pilot_v6's probe for a dear f); what the hunt's
+  // seeds and adversary aim at.
+  PilotOptions decides_by() const;
   Kernel pilot() const { return pilot_; }
   Fn f() const { return f_; }
   const CostModel& model() const { return m_; }

@@ -117,7 +117,8 @@ bool better(const Score& a, const Score& b) { return a.regret > b.regret || (!(b
 
 // --- seeds --------------------------------------------------------------------------------------------------
 
-std::vector<std::pair<Pattern, std::string>> threshold_seeds(const PilotOptions& o, size_t n) {
+std::vector<std::pair<Pattern, std::string>> threshold_seeds(const Scorer& sc, size_t n) {
+  const PilotOptions o = sc.decides_by();  // pilot_v6's probe for a dear f
   const Context c = context(o);
   std::vector<std::pair<Pattern, std::string>> out;
   const auto add = [&](Pattern p, std::string why) {
@@ -275,7 +276,7 @@ std::vector<Find> seed_aware(Evaluator& ev) {
 }
 
 std::vector<Find> adversary(Evaluator& ev, uint64_t seed) {
-  const PilotOptions& o = ev.scorer().options();
+  const PilotOptions o = ev.scorer().decides_by();  // pilot_v6's probe for a dear f
   const Context c = context(o);
   (void)seed;  // the adversary is exhaustive over its menus: no random choice
   std::map<std::string, Find> best;  // by the worst tile's mechanism
@@ -552,7 +553,7 @@ HuntResult hunt(Evaluator& ev, const HuntConfig& cfg) {
   const auto elapsed = [&] { return std::chrono::duration<double>(clock::now() - t0).count(); };
   const size_t ev0 = ev.evaluations();
   HuntResult res;
-  const Context c = context(ev.scorer().options());
+  const Context c = context(ev.scorer().decides_by());
   std::map<std::string, Find> archive;  // one cell per mechanism of the worst tile
   std::vector<std::map<std::string, Find>::iterator> cells_in_order;  // archive's cells in its order, indexable
   double best = 0;
@@ -573,7 +574,7 @@ HuntResult hunt(Evaluator& ev, const HuntConfig& cfg) {
     if (cfg.progress) cfg.progress(Progress{ev.evaluations() - ev0, elapsed(), best, phase});
   };
   std::vector<std::pair<Pattern, std::string>> starts;
-  if (cfg.seeds) starts = threshold_seeds(ev.scorer().options(), ev.n());
+  if (cfg.seeds) starts = threshold_seeds(ev.scorer(), ev.n());
   for (const Pattern& p : cfg.start) starts.emplace_back(p, cfg.start_origin);
   for (auto& [p, why] : starts) {
     Find f = ev.find(p, "seed: " + why);

@@ -79,11 +79,11 @@ class Evaluator {
   std::unordered_map<std::string, std::pair<Pattern, Score>> memo_;
 };
 
-// Patterns aimed at the pilot's own thresholds (from the options and the injected d_max): probe heads of
-// hi / lo / xlo ± 1 selected elements, verify blocks just above and below bail·d_max, a last-element sentinel,
-// the calibration region, v4's distrust window. Not the article's patterns (no step / offset / cycle given).
-// The calibration-region seeds span n elements.
-std::vector<std::pair<Pattern, std::string>> threshold_seeds(const PilotOptions& o, size_t n = kHuntN);
+// Patterns aimed at the pilot's own thresholds (from the options it decides by, Scorer::decides_by, and the
+// injected d_max): probe heads of hi / lo / xlo ± 1 selected elements, verify blocks just above and below
+// bail·d_max, a last-element sentinel, the calibration region, v4's distrust window. Not the article's patterns
+// (no step / offset / cycle given). The calibration-region seeds span n elements.
+std::vector<std::pair<Pattern, std::string>> threshold_seeds(const Scorer& sc, size_t n = kHuntN);
 
 // The adversary. For each branch the pilot can take (set by what it reads: the probe count, and for the
 // verified blend the density of each verify block), it fixes what the pilot reads to steer it there and

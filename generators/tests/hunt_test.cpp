@@ -4,7 +4,10 @@
 // branch of each pilot, and a seed gives the same finds. (Equality with the traced pilots: property 15.)
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <set>
+#include <tuple>
 
 #include "search.h"
 
@@ -73,7 +76,7 @@ TEST(Scorer, withItsWindowCacheScoresAHuntsCandidatesExactlyAsAFreshScorer) {
     c.seed = 5, c.budget = 300, c.seconds = 0, c.adversary = false;
     // What the hunt evaluates: its starting points, its finds and the adversary's.
     const HuntResult r = hunt(hunter, c);
-    for (auto& [p, why] : threshold_seeds(hunter.scorer().options())) seen.push_back(p);
+    for (auto& [p, why] : threshold_seeds(hunter.scorer())) seen.push_back(p);
     for (const Find& x : r.finds) seen.push_back(x.pattern);
     for (const Find& x : adversary(hunter, 1)) seen.push_back(x.pattern);
     Evaluator cached(k, f, CostModel::m5()), fresh(k, f, CostModel::m5(), PilotOptions{}, kHuntN, false);
@@ -151,6 +154,37 @@ TEST(Adversary, steersEachPilotIntoEachOfItsBranches) {
   bool previous = false;
   for (const Find& x : adversary(ev, 1)) previous |= x.score.signature.find("previous:") != std::string::npos;
   EXPECT_TRUE(previous);
+}
+
+TEST(Seeds, giveThePilotTheProbeCountTheyNameAtTheProbeItDecidesBy) {
+  // threshold_seeds, aimed at the options the pilot decides by (Scorer::decides_by): each "probe count k, rest 0" seed,
+  // spread or packed, is a tile whose probe the pilot counts as k. pilot_v6 with a dear f (sin35) probes 128
+  // elements, not the options' 256: seeds laid out over 256 would hand it about half their count.
+  const CostModel m = CostModel::m5();
+  for (auto [k, f, probe] : {std::tuple{Kernel::pilot_v6, Fn::sin35, 128u}, {Kernel::pilot_v6, Fn::fma13, 256u},
+                             {Kernel::pilot_v3, Fn::pow10, 256u}}) {
+    const Scorer sc(k, f, m, model_options(m, f));
+    ASSERT_EQ(sc.decides_by().probe, probe) << name(k) << " " << name(f);
+    ASSERT_EQ(sc.options().probe, 256u);
+    size_t checked = 0;
+    for (const auto& [p, why] : threshold_seeds(sc)) {
+      unsigned count = 0;
+      char rest[32] = {0};
+      if (std::sscanf(why.c_str(), "probe count %u, rest %31[^ ]", &count, rest) != 2 || std::string(rest) != "0.000000")
+        continue;
+      Summary s;
+      s.assign(p, kHuntN);
+      Trace t;
+      simulate(k, s, sc.options(), t);
+      const auto first = std::find_if(t.tiles.begin(), t.tiles.end(),
+                                      [](const TileDecision& d) { return d.source == CountSource::probe; });
+      ASSERT_NE(first, t.tiles.end()) << why;
+      EXPECT_EQ(first->probed, probe) << name(k) << " " << name(f) << ": " << why;
+      EXPECT_EQ(first->count, static_cast<long long>(count)) << name(k) << " " << name(f) << ": " << why;
+      ++checked;
+    }
+    EXPECT_GE(checked, 10u) << name(k) << " " << name(f);
+  }
 }
 
 TEST(Hunt, givesTheSameFindsForTheSameSeed) {
