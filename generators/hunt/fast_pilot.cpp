@@ -461,11 +461,9 @@ std::string Mechanism::words() const {
 }
 
 Scorer::Scorer(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, bool cache)
-    : pilot_(pilot), f_(f), m_(m), o_(o.d_max ? o : model_options(m, f, o)) {
+    : pilot_(pilot), f_(f), m_(m), o_(o.d_max ? o : model_options(m, f, o)), run_(as_run(pilot_, o_)) {
   if (cache) cache_.emplace(m_, f_);
 }
-
-PilotOptions Scorer::decides_by() const { return as_run(pilot_, o_); }
 
 Scorer::Scorer(Simulate sim, Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, bool cache)
     : Scorer(pilot, f, m, o, cache) {
@@ -536,7 +534,7 @@ Score Scorer::score_trace(const Summary& s, const Trace& t) {
     if (d.bail != kNoBail) {
       const size_t size = d.end - d.begin;
       m.pieces = pilot_ == Kernel::pilot_v6;
-      const size_t blocks = m.pieces ? v6_piece_count(as_run(pilot_, o_), size) : o_.verify_blocks;
+      const size_t blocks = m.pieces ? v6_piece_count(run_, size) : o_.verify_blocks;
       m.bail_block = (d.bail - d.begin) / verify_len(size, blocks);
     }
     m.oracle = kOracleStrategies[best];

@@ -108,7 +108,7 @@ class Scorer {
   const PilotOptions& options() const { return o_; }
   // The options the pilot decides by: as_run(pilot, options()) (pilot_v6's probe for a dear f); what the hunt's
   // seeds and adversary aim at.
-  PilotOptions decides_by() const;
+  const PilotOptions& decides_by() const { return run_; }
   Kernel pilot() const { return pilot_; }
   Fn f() const { return f_; }
   const CostModel& model() const { return m_; }
@@ -118,6 +118,7 @@ class Scorer {
   Fn f_;
   CostModel m_;
   PilotOptions o_;
+  PilotOptions run_;  // as_run(pilot_, o_), once
   Trace trace_;
   std::optional<OracleCache> cache_;
   Simulate sim_;

@@ -118,7 +118,7 @@ bool better(const Score& a, const Score& b) { return a.regret > b.regret || (!(b
 // --- seeds --------------------------------------------------------------------------------------------------
 
 std::vector<std::pair<Pattern, std::string>> threshold_seeds(const Scorer& sc, size_t n) {
-  const PilotOptions o = sc.decides_by();  // pilot_v6's probe for a dear f
+  const PilotOptions& o = sc.decides_by();  // pilot_v6's probe for a dear f
   const Context c = context(o);
   std::vector<std::pair<Pattern, std::string>> out;
   const auto add = [&](Pattern p, std::string why) {
@@ -276,7 +276,7 @@ std::vector<Find> seed_aware(Evaluator& ev) {
 }
 
 std::vector<Find> adversary(Evaluator& ev, uint64_t seed) {
-  const PilotOptions o = ev.scorer().decides_by();  // pilot_v6's probe for a dear f
+  const PilotOptions& o = ev.scorer().decides_by();  // pilot_v6's probe for a dear f
   const Context c = context(o);
   (void)seed;  // the adversary is exhaustive over its menus: no random choice
   std::map<std::string, Find> best;  // by the worst tile's mechanism
