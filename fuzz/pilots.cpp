@@ -41,10 +41,11 @@
 //       1.5]), distrust (0..20)
 //   u8  d_max: < 12 picks {-1, -0.01, 0, 0.014, 0.1, 0.16, 0.5, 0.75, 0.9, 0.99, 1, 1.5}, else f64 in [-2, 2]
 //   u64 v5's probe seed, only when option flag bit 2 is set (else 0, the default)
-//   12 x u8 pilot_v6's options, only when option flag bit 3 is set and the pilot is pilot_v6 (else its defaults),
-//       in this order: v6_pieces, v6_bail, v6_lo, v6_floor, v6_band, v6_skip_cut, v6_dense_cut, v6_cut_pieces,
-//       v6_dense_block, v6_reg, v6_dear_floor, v6_dear_probe; each below 64 keeps the default, else s - 64 = 0 .. 191 picks a value at and beyond its
-//       range's ends (consume_v6_options)
+//   14 x u8 pilot_v6's options, only when option flag bit 3 is set and the pilot is pilot_v6 (else its defaults),
+//       in this order: v6_pieces, v6_bail, v6_lo, v6_floor, v6_band, v6_score_switch, v6_dense_cut,
+//       v6_score_blend, v6_dense_block, v6_reg, v6_dear_floor, v6_dear_probe, v6_score_skip, v6_score_sample
+//       (the sixth and eighth were v6_skip_cut and v6_cut_pieces until 2026-12-06); each below 64 keeps the default,
+//       else s - 64 = 0 .. 191 picks a value at and beyond its range's ends (consume_v6_options)
 //   u32 n (mod min(100000, calibration + 20 tiles) + 1; `pilots`: then mod 2049 when above 2048)
 //   u8  misalignment (mod 16)
 //   u8  data kind: even = raw (a mask, data.h: consume_mask, then consume_data); odd = tile-structured
@@ -106,7 +107,8 @@ PilotOptions consume_options(FuzzedDataProvider& p, uint8_t flags) {
 }
 
 // pilot_v6's own options (option flag bit 3): a byte each; below 64 the default, else s = byte - 64 picks the
-// pieces 1 .. 40 (cut pieces 1 .. 70), a full block's count 0 .. 17 (17: never), a dear f's probe 1 .. 320, and each fraction in steps of
+// pieces 1 .. 40, a full block's count 0 .. 17 (17: never), a dear f's probe 1 .. 320, the switch score's switch 0
+// .. 12, thresholds 1 .. 40 and counted blocks one in 1 .. 17, and each fraction in steps of
 // 1/191 over a range reaching past its meaningful ends (a bail and floors of 0 and above 1, a band that makes every
 // f cheap or dear).
 void consume_v6_options(FuzzedDataProvider& p, PilotOptions& o) {
@@ -119,13 +121,15 @@ void consume_v6_options(FuzzedDataProvider& p, PilotOptions& o) {
   fraction(o.v6_lo, -0.05, 1.5);
   fraction(o.v6_floor, 0.0, 1.1);
   fraction(o.v6_band, -0.1, 1.1);
-  fraction(o.v6_skip_cut, 0.0, 1.1);
+  if (const int s = byte(); s >= 0) o.v6_score_switch = static_cast<size_t>(s) % 13;
   fraction(o.v6_dense_cut, 0.0, 1.1);
-  if (const int s = byte(); s >= 0) o.v6_cut_pieces = 1 + static_cast<size_t>(s) % 70;
+  if (const int s = byte(); s >= 0) o.v6_score_blend = 1 + static_cast<size_t>(s) % 40;
   if (const int s = byte(); s >= 0) o.v6_dense_block = static_cast<size_t>(s) % 18;
   fraction(o.v6_reg, 0.005, 1.2);  // above 0: v6_reg must be (PilotOptions::validate)
   fraction(o.v6_dear_floor, 0.0, 1.1);
   if (const int s = byte(); s >= 0) o.v6_dear_probe = 1 + static_cast<size_t>(s) % 320;
+  if (const int s = byte(); s >= 0) o.v6_score_skip = 1 + static_cast<size_t>(s) % 40;
+  if (const int s = byte(); s >= 0) o.v6_score_sample = 1 + static_cast<size_t>(s) % 17;
 }
 
 }  // namespace

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 // blend (BSL): compute f on every element and select. blend_skip jumps over blocks of 16 with nothing selected;
-// blend_verified counts as it goes and stops when the density proves too low for blend; blend_skip_cut counts the
-// non-empty blocks and stops when a piece has too many for blend_skip. Also the density probe.
+// blend_verified counts as it goes and stops when the density proves too low for blend; blend_switch_scored goes
+// back and forth between blend_skip and blend on a score of the switches and empty blocks. Also the density probe.
 #pragma once
 
 #include <algorithm>
 
 #include "block.h"
+#include "trace.h"
 
 namespace maskapply {
 
@@ -140,32 +141,73 @@ size_t blend_verified(float* a, size_t n, F f, M mask, double d_max, size_t bloc
   return blend_verified(a, n, f, mask, d_max, blocks, bail, w);
 }
 
-// blend_skip over [a, a+n) in the VerifyPieces of (n, blocks), one skip span (each block compared with the one
-// before it, the first with "non-empty"), counting the non-empty blocks of each piece. After a piece but the last
-// in which that count / (the piece's length / 16) is at least `cut`, it stops and returns the end of that piece:
-// [0, returned) is processed, [returned, n) is untouched. Returns n when it never stops. Never reads or writes
-// outside [a, a+n).
-template <class F, class M, class W>
-size_t blend_skip_cut(float* a, size_t n, F f, M mask, size_t blocks, double cut, W&& w) {
-  const VerifyPieces pieces(n, blocks);
-  bool prev_empty = false;
-  for (size_t k = 0; k < pieces.count; ++k) {
-    const size_t begin = pieces.begin(k), end = pieces.end(k, n);
-    const size_t body = begin + detail::block_floor(end - begin);
-    size_t nonempty = 0;
-    for (size_t i = begin; i < body; i += detail::kBlock) {
-      const detail::Block b = detail::load_block(a + i, mask);
-      if (detail::skip_block(b, prev_empty, w)) continue;
-      ++nonempty;
-      detail::blend_store(a + i, b, f, w);
+// pilot_v6's switch score (d_max < 0; docs/pilot_v6.md): the constants of blend_switch_scored.
+struct SwitchScore {
+  size_t sw = 3;       // what a switch adds to the score (an empty block takes 1 off)
+  size_t to_blend = 17;  // blend_skip hands over to blend at this score
+  size_t to_skip = 6;    // blend hands back to blend_skip at this score
+  size_t sample = 4;     // blend counts one block in this many (the tile's blocks sample - 1, 2 sample - 1, ...)
+  // The score blend_skip starts from after blend: one switch short of blend again.
+  size_t probation() const { return to_blend > sw ? to_blend - sw : 0; }
+};
+
+// blend_skip and blend over [a, a+n), starting in blend when `blend` is set, with a verdict after every whole
+// block but the last. In blend_skip (one run: each block compared with the one before it, the run's first with
+// "non-empty") a score starts at 0 and goes up by s.sw at each switch and down by 1 at each empty block, never below
+// 0; at s.to_blend or more blend runs from the next block, its score at 0. In blend the blocks at tile-relative
+// index sample - 1 (mod sample) are counted; the score goes up by 1 when such a block is empty and down by s.sw when
+// its emptiness differs from the counted block's before it (the first compared with the last block blend_skip ran,
+// or at the start of [a, a+n) with "non-empty"), never below 0;
+// at s.to_skip or more a new blend_skip run starts at the next block with the score at s.probation(). The last
+// n % 16 elements are finished by the mode they come in. told(begin, end, strategy) is told every non-empty run in
+// order: blend_skip, blend, and each counted block as blend_verified. Returns the mode it ends in (true: blend). Never
+// reads or writes outside [a, a+n).
+template <class F, class M, class W, class Report>
+bool blend_switch_scored(float* a, size_t n, F f, M mask, const SwitchScore& s, bool blend, W&& w, Report&& told) {
+  const auto report = [&](size_t begin, size_t end, Strategy st) {
+    if (begin < end) told(begin, end, st);
+  };
+  const size_t body = detail::block_floor(n), blocks = body / detail::kBlock;
+  const size_t sample = std::max<size_t>(1, s.sample);
+  size_t score = 0, from = 0;  // the score; where the run being built began
+  bool prev_empty = false;     // blend_skip: the block before (at a run's start: "non-empty")
+  bool counted_empty = false;  // blend: the last counted block (or blend_skip's last; none: "non-empty")
+  const auto down = [](size_t x, size_t by) { return x > by ? x - by : 0; };
+  for (size_t g = 0; g < blocks; ++g) {
+    float* p = a + g * detail::kBlock;
+    const detail::Block b = detail::load_block(p, mask);
+    const bool verdict = g + 1 < blocks;
+    if (!blend) {
+      const bool before = prev_empty;
+      const bool empty = detail::skip_block(b, prev_empty, w);
+      if (!empty) detail::blend_store(p, b, f, w);
+      score = down(score + (empty != before ? s.sw : 0), empty ? 1 : 0);
+      if (verdict && score >= s.to_blend) {
+        report(from, (g + 1) * detail::kBlock, Strategy::blend_skip);
+        blend = true, score = 0, counted_empty = empty, from = (g + 1) * detail::kBlock;
+      }
+      continue;
     }
-    if (end < n) {
-      if (static_cast<double>(nonempty) / static_cast<double>(pieces.len / detail::kBlock) >= cut) return end;
+    if (g % sample == sample - 1) {
+      const bool empty = !detail::block_any(b);
+      w.work(Work::counted, 4);
+      detail::blend_store(p, b, f, w);
+      report(from, g * detail::kBlock, Strategy::blend);
+      report(g * detail::kBlock, (g + 1) * detail::kBlock, Strategy::blend_verified);
+      from = (g + 1) * detail::kBlock;
+      score = down(score + (empty ? 1 : 0), empty != counted_empty ? s.sw : 0);
+      counted_empty = empty;
     } else {
-      detail::blend_tail(a + body, end - body, f, mask, w);
+      detail::blend_store(p, b, f, w);
+    }
+    if (verdict && score >= s.to_skip) {
+      report(from, (g + 1) * detail::kBlock, Strategy::blend);
+      blend = false, score = s.probation(), prev_empty = false, from = (g + 1) * detail::kBlock;
     }
   }
-  return n;
+  detail::blend_tail(a + body, n - body, f, mask, w);
+  report(from, n, blend ? Strategy::blend : Strategy::blend_skip);
+  return blend;
 }
 
 }  // namespace maskapply

@@ -14,6 +14,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "compact.h"
 #include "detour.h"
@@ -53,12 +54,24 @@ struct PilotOptions {
   double v6_floor = 0.15;      // a cheap f: the one-pass compact ends at a piece with fewer of its blocks non-empty
   double v6_dear_floor = 0.12;  // the same for a dear f (0.12 of 16 blocks: fewer than 2)
   double v6_band = 0.35;       // f with d_max below this is cheap (its own table: blend_skip or the one-pass compact)
-  double v6_skip_cut = 0.3;    // d_max < 0: blend_skip until a piece this full of non-empty blocks, then blend
-  size_t v6_cut_pieces = 32;   // d_max < 0: the pieces of that blend_skip, min(this, tile size / 16), at least one
+  // d_max < 0: the switch score of blend_skip and blend (blend.h's SwitchScore): what a switch adds, the scores at
+  // which blend_skip hands over to blend and back, and blend's counted blocks (one in v6_score_sample).
+  size_t v6_score_switch = 3;
+  size_t v6_score_blend = 17;
+  size_t v6_score_skip = 6;
+  size_t v6_score_sample = 4;
   double v6_dense_cut = 0.07;  // a cheap f: compact_skip until a piece this dense (selected / length), then blend_skip
   size_t v6_dense_block = 8;   // a cheap f: the one-pass compact ends after a block this full, then blend_skip
   double v6_reg = 0.6;         // a dear f: the one-pass detour ends at a piece with fewer of its registers non-empty
   size_t v6_dear_probe = 128;  // a dear f: pilot_v6 probes min(probe, v6_dear_probe) elements (and counts by it)
+
+  // What a removed option's name gets from the files that read options (empty: not a removed one).
+  static std::string retired(std::string_view name) {
+    if (name == "v6_skip_cut" || name == "v6_cut_pieces")
+      return std::string(name) + " was retired on 2026-12-06: pilot_v6's d_max < 0 tile runs the switch score " +
+             "(v6_score_switch, v6_score_blend, v6_score_skip, v6_score_sample)";
+    return {};
+  }
 
   // Empty when the options are usable, else what is wrong.
   std::string validate() const {
@@ -67,14 +80,15 @@ struct PilotOptions {
     if (calib_len == 0) return "calib_len must be positive";
     if (verify_blocks == 0) return "verify_blocks must be positive";
     if (v6_pieces == 0) return "v6_pieces must be positive";
-    if (v6_cut_pieces == 0) return "v6_cut_pieces must be positive";
+    if (v6_score_blend == 0 || v6_score_skip == 0 || v6_score_sample == 0)
+      return "v6_score_blend, v6_score_skip and v6_score_sample must be positive";
+    if (v6_score_blend > 1000 || v6_score_skip > 1000 || v6_score_switch > 1000)
+      return "v6_score_switch, v6_score_blend and v6_score_skip must be at most 1000";
     if (v6_dear_probe == 0) return "v6_dear_probe must be positive";
     if (!std::isfinite(xlo) || !std::isfinite(lo) || !std::isfinite(bail) || !std::isfinite(B) || !std::isfinite(D) ||
         !std::isfinite(v6_bail) || !std::isfinite(v6_lo) || !std::isfinite(v6_floor) ||
-        !std::isfinite(v6_dear_floor) || !std::isfinite(v6_band) || !std::isfinite(v6_skip_cut) ||
-        !std::isfinite(v6_dense_cut))
-      return "xlo, lo, bail, v6_bail, v6_lo, v6_floor, v6_dear_floor, v6_band, v6_skip_cut, v6_dense_cut, B and D "
-             "must be finite";
+        !std::isfinite(v6_dear_floor) || !std::isfinite(v6_band) || !std::isfinite(v6_dense_cut))
+      return "xlo, lo, bail, v6_bail, v6_lo, v6_floor, v6_dear_floor, v6_band, v6_dense_cut, B and D must be finite";
     if (!(v6_reg > 0) || !std::isfinite(v6_reg))
       return "v6_reg must be finite and > 0 (an empty piece must end the one-pass detour)";
     if (d_max && std::isnan(*d_max)) return "d_max must not be NaN";
@@ -276,12 +290,12 @@ class Pilot {
     return run_then(t, from, did, Strategy::compact_skip, Strategy::blend_skip);
   }
 
-  // pilot_v6's tile when d_max < 0 (blend_skip_cut in the VerifyPieces of (size, pieces), counting every
-  // non-empty block), reported as one blend_skip run; after a piece but the last with at least `cut` of its blocks
-  // non-empty, blend on the rest. Returns where it stopped (tile-relative), or the size.
-  size_t skip_cut(Tile& t, size_t pieces, double cut) {
-    const size_t did = blend_skip_cut(a_ + t.begin(), t.size(), f_, mask_, pieces, cut, work());
-    return run_then(t, 0, did, Strategy::blend_skip, Strategy::blend);
+  // pilot_v6's tile when d_max < 0: blend_switch_scored over the tile with the options' score, starting in blend
+  // when `blend` is set (the mode the tile before ended in), each run reported. Returns the mode it ends in.
+  bool switch_scored(Tile& t, bool blend) {
+    const SwitchScore s{o_.v6_score_switch, o_.v6_score_blend, o_.v6_score_skip, o_.v6_score_sample};
+    return blend_switch_scored(a_ + t.begin(), t.size(), f_, mask_, s, blend, work(),
+                               [&](size_t b, size_t e, Strategy st) { report(t.begin() + b, t.begin() + e, st); });
   }
 
   // Reports the run of s over the tile-relative [from, did) that a pilot_v6 kernel executed; when it stopped early
@@ -316,7 +330,7 @@ class Pilot {
     }
   }
 
-  // The article's blend branch: blend_skip below xlo, blend otherwise (pilot_v6 has its own: skip_cut).
+  // The article's blend branch: blend_skip below xlo, blend otherwise (pilot_v6 has its own: switch_scored).
   void blend_branch(const Tile& t, long long cnt) { run(cnt < th_.xlo ? Strategy::blend_skip : Strategy::blend, t); }
 
  private:
@@ -467,20 +481,23 @@ void pilot_v4(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
 // over the tile, whose worst case (a switch per block) is the least for such an f; from xlo the one-pass compact;
 // below xlo compact_skip; a cheap f's compact_skip (below xlo, and after the one-pass compact stops) is one run cut
 // short after a piece (not piece 0, not the last) with at least v6_dense_cut of its elements selected, blend_skip
-// on the rest. When d_max < 0 (blend is cheaper than detour even over empty registers) no probe: blend_skip from
-// the tile's start in min(v6_cut_pieces, size / 16) pieces, cut short after a piece with at least v6_skip_cut of
-// its blocks non-empty (blend on the rest); the count that decides is paid for by work the tile needs anyway. A
-// dear f's probe is min(probe, v6_dear_probe) elements, and hi, xlo, lo, v6_lo and the pieces are counted over it.
-// No memory between tiles.
+// on the rest. When d_max < 0 (blend is cheaper than detour even over empty registers) no probe: blend_skip and
+// blend with a verdict after every block on the switch score (blend_switch_scored: v6_score_switch per switch, 1
+// off per empty block; blend from v6_score_blend, back to blend_skip from v6_score_skip, one block in
+// v6_score_sample counted in blend), the first decided tile starting in blend_skip and each next one in the mode
+// the one before ended in (the only memory between tiles); what decides is read by the work the tile needs anyway
+// and one counted block in v6_score_sample. A dear f's probe is min(probe, v6_dear_probe) elements, and hi, xlo,
+// lo, v6_lo and the pieces are counted over it.
 template <class F, class M, class Obs = NullObserver>
 void pilot_v6(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions& o = {}, Obs&& obs = {}) {
   detail::Pilot p(a, n, f, mask, ws, o, obs);
   const auto probe_of = [&](double d_max) {  // a dear f's probe is shorter
     return d_max < o.v6_band ? o.probe : std::min(o.probe, o.v6_dear_probe);
   };
+  bool blend = false;  // d_max < 0: the mode the tile before ended in
   p.for_each_tile([&](detail::Tile& t) {
     if (p.th().hi < 0) {
-      p.skip_cut(t, std::max<size_t>(1, std::min(o.v6_cut_pieces, t.size() / 16)), o.v6_skip_cut);
+      blend = p.switch_scored(t, blend);
       return;
     }
     const long long cnt = p.probe(t);

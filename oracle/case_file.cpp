@@ -80,8 +80,9 @@ std::string to_text(const Case& c, std::string_view comment) {
     << " seed=" << o.seed << " C=" << num(o.C) << " S=" << num(o.S) << " K=" << num(o.K) << " M=" << num(o.M)
     << " shrink=" << num(o.shrink) << " kappa=" << num(o.kappa) << " rho=" << num(o.rho)
     << " v6_pieces=" << o.v6_pieces << " v6_bail=" << num(o.v6_bail) << " v6_lo=" << num(o.v6_lo)
-    << " v6_floor=" << num(o.v6_floor) << " v6_band=" << num(o.v6_band) << " v6_skip_cut=" << num(o.v6_skip_cut)
-    << " v6_cut_pieces=" << o.v6_cut_pieces << " v6_dense_cut=" << num(o.v6_dense_cut)
+    << " v6_floor=" << num(o.v6_floor) << " v6_band=" << num(o.v6_band) << " v6_score_switch=" << o.v6_score_switch
+    << " v6_score_blend=" << o.v6_score_blend << " v6_score_skip=" << o.v6_score_skip
+    << " v6_score_sample=" << o.v6_score_sample << " v6_dense_cut=" << num(o.v6_dense_cut)
     << " v6_dense_block=" << o.v6_dense_block << " v6_reg=" << num(o.v6_reg)
     << " v6_dear_floor=" << num(o.v6_dear_floor) << " v6_dear_probe=" << o.v6_dear_probe
     << " d_max=" << (o.d_max ? num(*o.d_max) : std::string("timed")) << "\n";
@@ -175,9 +176,11 @@ CaseParse parse_case(std::string_view text) {
         else if (k == "v6_lo") ok = parse_double(v, o.v6_lo);
         else if (k == "v6_floor") ok = parse_double(v, o.v6_floor);
         else if (k == "v6_band") ok = parse_double(v, o.v6_band);
-        else if (k == "v6_skip_cut") ok = parse_double(v, o.v6_skip_cut);
+        else if (k == "v6_score_switch") ok = parse_size(v, o.v6_score_switch);
+        else if (k == "v6_score_blend") ok = parse_size(v, o.v6_score_blend);
+        else if (k == "v6_score_skip") ok = parse_size(v, o.v6_score_skip);
+        else if (k == "v6_score_sample") ok = parse_size(v, o.v6_score_sample);
         else if (k == "v6_dense_cut") ok = parse_double(v, o.v6_dense_cut);
-        else if (k == "v6_cut_pieces") ok = parse_size(v, o.v6_cut_pieces);
         else if (k == "v6_dense_block") ok = parse_size(v, o.v6_dense_block);
         else if (k == "v6_reg") ok = parse_double(v, o.v6_reg);
         else if (k == "v6_dear_floor") ok = parse_double(v, o.v6_dear_floor);
@@ -186,7 +189,11 @@ CaseParse parse_case(std::string_view text) {
           double d = 0;
           if (v == "timed") o.d_max.reset();
           else if ((ok = parse_double(v, d))) o.d_max = d;
-        } else return fail("unknown option `" + std::string(k) + "`");
+        } else if (const std::string r = PilotOptions::retired(k); !r.empty()) {
+          return fail(r);
+        } else {
+          return fail("unknown option `" + std::string(k) + "`");
+        }
         if (!ok) return fail("bad value for option `" + std::string(k) + "`: `" + std::string(v) + "`");
       }
       if (const std::string err = c.options.validate(); !err.empty()) return fail("invalid options: " + err);

@@ -39,8 +39,9 @@ std::string check_decisions(Kernel k, std::span<const float> input, const MaskSp
   q.B = o.B, q.D = o.D, q.seed = o.seed, q.C = o.C, q.S = o.S, q.K = o.K, q.M = o.M;
   q.shrink = o.shrink, q.kappa = o.kappa, q.rho = o.rho;
   q.v6_pieces = o.v6_pieces, q.v6_bail = o.v6_bail, q.v6_lo = o.v6_lo;
-  q.v6_floor = o.v6_floor, q.v6_band = o.v6_band, q.v6_skip_cut = o.v6_skip_cut;
-  q.v6_cut_pieces = o.v6_cut_pieces;
+  q.v6_floor = o.v6_floor, q.v6_band = o.v6_band;
+  q.v6_score_switch = o.v6_score_switch, q.v6_score_blend = o.v6_score_blend;
+  q.v6_score_skip = o.v6_score_skip, q.v6_score_sample = o.v6_score_sample;
   q.v6_dense_cut = o.v6_dense_cut;
   q.v6_dense_block = o.v6_dense_block;
   q.v6_reg = o.v6_reg, q.v6_dear_floor = o.v6_dear_floor, q.v6_dear_probe = o.v6_dear_probe;

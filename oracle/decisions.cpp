@@ -93,6 +93,56 @@ class Decider {
     if (e > b) out_.runs.push_back(Run{b, e, s});
   }
 
+  // pilot_v6 when d_max < 0: no probe; blend_skip and blend with a verdict after each whole block of the tile but
+  // its last, on a score: in blend_skip +v6_score_switch when the block's emptiness differs from the block before
+  // in the run (a run's first block: from "non-empty"), then -1 if it is empty, never below 0, blend from the next
+  // block once the score reaches v6_score_blend (score 0); in blend the blocks whose index in the tile is
+  // v6_score_sample - 1 modulo v6_score_sample are counted (reported as blend_verified): +1 if empty, then
+  // -v6_score_switch if its emptiness differs from the counted one before (the first after blend_skip: from
+  // blend_skip's last block; the first of a tile that starts in blend: from "non-empty"), never below 0, a new
+  // blend_skip run from the next block once it reaches v6_score_skip, the score then
+  // v6_score_blend - v6_score_switch (0 if that is negative). Each tile starts in the mode the tile before ended in
+  // (the first decided one in blend_skip), its score at 0. A short tile's last size % 16 elements go with the mode.
+  void v6_scored(TileDecision& d) {
+    const size_t size = d.end - d.begin, whole = size / 16;
+    const long long sw = static_cast<long long>(p_.v6_score_switch);
+    const long long to_blend = static_cast<long long>(p_.v6_score_blend);
+    const long long to_skip = static_cast<long long>(p_.v6_score_skip);
+    const long long again = std::max(0LL, to_blend - sw);
+    bool blending = v6_blending_;
+    long long score = 0;
+    bool last_empty = false;  // blend_skip: the block before in the run; blend: the last counted block
+    size_t run_from = d.begin;
+    for (size_t k = 0; k < whole; ++k) {
+      const size_t b = d.begin + 16 * k;
+      const bool empty = selected(b, b + 16) == 0;
+      if (!blending) {
+        if (empty != last_empty) score += sw;
+        if (empty) score -= 1;
+      } else if (k % p_.v6_score_sample == p_.v6_score_sample - 1) {
+        emit(run_from, b, Strategy::blend);
+        emit(b, b + 16, Strategy::blend_verified);
+        run_from = b + 16;
+        if (empty) score += 1;
+        if (empty != last_empty) score -= sw;
+      } else {
+        continue;  // a blend block that is not counted: nothing changes
+      }
+      if (score < 0) score = 0;
+      last_empty = empty;
+      if (k + 1 == whole) break;
+      if (!blending && score >= to_blend) {
+        emit(run_from, b + 16, Strategy::blend_skip);
+        blending = true, score = 0, run_from = b + 16;  // last_empty: this block's, compared with the first counted
+      } else if (blending && score >= to_skip) {
+        emit(run_from, b + 16, Strategy::blend);
+        blending = false, score = again, last_empty = false, run_from = b + 16;
+      }
+    }
+    emit(run_from, d.end, blending ? Strategy::blend : Strategy::blend_skip);
+    v6_blending_ = blending;
+  }
+
   // The probe: the first min(probe, size) elements; a short one counts as if it were a full probe.
   long long probe(TileDecision& d) const {
     const size_t len = std::min(p_.probe, d.end - d.begin);
@@ -207,28 +257,7 @@ class Decider {
       }
       case Pilot::v5: return v5_tile(d);
       case Pilot::v6: {
-        if (lim_.hi < 0) {
-          // No probe: blend_skip until a piece (not the last) with v6_skip_cut of its blocks non-empty.
-          const size_t np = std::max<size_t>(1, std::min(p_.v6_cut_pieces, size / 16));
-          const size_t len = std::max<size_t>(16, size / np / 16 * 16);
-          const size_t count = std::min(np, (size + len - 1) / len);
-          size_t stop = size;
-          for (size_t i = 0; i + 1 < count; ++i) {
-            size_t nonempty = 0;
-            for (size_t b = d.begin + i * len; b < d.begin + (i + 1) * len; b += 16)
-              nonempty += selected(b, b + 16) > 0 ? 1 : 0;
-            if (static_cast<double>(nonempty) / static_cast<double>(len / 16) >= p_.v6_skip_cut) {
-              stop = (i + 1) * len;
-              break;
-            }
-          }
-          emit(d.begin, d.begin + stop, Strategy::blend_skip);
-          if (stop < size) {
-            d.bail = d.begin + stop;
-            emit(d.begin + stop, d.end, Strategy::blend);
-          }
-          return;
-        }
+        if (lim_.hi < 0) return v6_scored(d);
         const long long cnt = probe(d);
         const size_t np = std::max<size_t>(1, std::min(p_.v6_pieces, size / p_.probe));
         const size_t len = std::max<size_t>(16, size / np / 16 * 16);
@@ -441,6 +470,7 @@ class Decider {
   Trace out_;
   size_t distrust_ = 0;
   long long prev_ = 0;
+  bool v6_blending_ = false;  // pilot_v6, d_max < 0: the mode the tile before ended in
 };
 
 }  // namespace

@@ -20,10 +20,9 @@
 //   - blend_verified: verify_blocks pieces of whole 16-element blocks, size / verify_blocks rounded down to 16
 //     and at least 16 (the last takes the rest; fewer pieces when size < 16 * verify_blocks), bail after a piece
 //     (not the last) whose count / length < bail * d_max, detour the rest; v5's chunks are the same pieces;
-//   - v6 (docs/pilot_v6.md): d_max < 0 (hi < 0): no probe (source none, probed 0), blend_skip as one run over
-//     min(v6_cut_pieces, size / 16) pieces (at least 1; their lengths as the verified blend's), ending after a piece
-//     (not the last) in which at least v6_skip_cut of its length / 16 blocks hold a selected element, then blend;
-//     otherwise the probe; the one-pass compact: compact as one run over the pieces below, ending after a piece (not
+//   - v6 (docs/pilot_v6.md): d_max < 0 (hi < 0): no probe (source none, probed 0), blend_skip and blend on the
+//     switch score with a verdict after every whole block but the tile's last (Decider::v6_scored says it in full),
+//     each tile starting in the mode the one before ended in; otherwise the probe; the one-pass compact: compact as one run over the pieces below, ending after a piece (not
 //     the last) that has blocks beginning at or after the probe's end and fewer than v6_floor (a dear f's:
 //     v6_dear_floor) of them non-empty, then compact_skip; a cheap f (0 <= d_max < v6_band): cnt > hi and cnt > lo: blend_skip over the tile; xlo <= cnt
 //     otherwise: the one-pass compact, which for a cheap f also ends after a piece (not the last) with a block
@@ -85,8 +84,8 @@ inline constexpr size_t kMaxPairs = 32;
 // pilot_v6's constants (docs/pilot_v6.md's decision table): verified runs in 16 pieces, the blend bailing below
 // 1.05 d_max, the one-pass detour from a density of 0.16 ending at a piece with fewer than 0.6 of its registers
 // past the probe non-empty, the one-pass compact ending at a piece with fewer than 0.15
-// of its blocks past the probe non-empty (a dear f: 0.12), a cheap f below d_max 0.35, blend_skip cut at a piece with 0.3 of its
-// blocks non-empty, a cheap f's compact_skip cut at a piece with 0.07 of its elements selected, a cheap f's
+// of its blocks past the probe non-empty (a dear f: 0.12), a cheap f below d_max 0.35, d_max < 0's switch score (3
+// per switch, blend from 17, back to blend_skip from 6, one block in 4 counted in blend), a cheap f's compact_skip cut at a piece with 0.07 of its elements selected, a cheap f's
 // one-pass compact ended at a piece with a block of 8 selected, a dear f's probe at most 128 elements.
 namespace v6 {
 inline constexpr size_t kPieces = 16;
@@ -96,8 +95,10 @@ inline constexpr double kReg = 0.6;
 inline constexpr double kFloor = 0.15;
 inline constexpr double kDearFloor = 0.12;
 inline constexpr double kBand = 0.35;
-inline constexpr double kSkipCut = 0.3;
-inline constexpr size_t kCutPieces = 32;
+inline constexpr size_t kScoreSwitch = 3;
+inline constexpr size_t kScoreBlend = 17;
+inline constexpr size_t kScoreSkip = 6;
+inline constexpr size_t kScoreSample = 4;
 inline constexpr double kDenseCut = 0.07;
 inline constexpr size_t kDenseBlock = 8;
 inline constexpr size_t kDearProbe = 128;
@@ -127,8 +128,10 @@ struct Params {
   double v6_floor = v6::kFloor;
   double v6_dear_floor = v6::kDearFloor;
   double v6_band = v6::kBand;
-  double v6_skip_cut = v6::kSkipCut;
-  size_t v6_cut_pieces = v6::kCutPieces;
+  size_t v6_score_switch = v6::kScoreSwitch;
+  size_t v6_score_blend = v6::kScoreBlend;
+  size_t v6_score_skip = v6::kScoreSkip;
+  size_t v6_score_sample = v6::kScoreSample;
   double v6_dense_cut = v6::kDenseCut;
   size_t v6_dense_block = v6::kDenseBlock;
   double v6_reg = v6::kReg;

@@ -36,7 +36,8 @@ std::ostream& operator<<(std::ostream& os, const PilotOptions& o) {
      << " calib_blocks=" << o.calib_blocks << " calib_len=" << o.calib_len << " verify_blocks=" << o.verify_blocks
      << " bail=" << o.bail << " distrust=" << o.distrust << " seed=" << o.seed << " v6_pieces=" << o.v6_pieces
      << " v6_bail=" << o.v6_bail << " v6_lo=" << o.v6_lo << " v6_floor=" << o.v6_floor << " v6_band=" << o.v6_band
-     << " v6_skip_cut=" << o.v6_skip_cut << " v6_cut_pieces=" << o.v6_cut_pieces
+     << " v6_score_switch=" << o.v6_score_switch << " v6_score_blend=" << o.v6_score_blend
+     << " v6_score_skip=" << o.v6_score_skip << " v6_score_sample=" << o.v6_score_sample
      << " v6_dense_cut=" << o.v6_dense_cut << " v6_dense_block=" << o.v6_dense_block << " v6_reg=" << o.v6_reg
      << " v6_dear_floor=" << o.v6_dear_floor << " v6_dear_probe=" << o.v6_dear_probe << " d_max=";
   if (o.d_max)
@@ -464,9 +465,14 @@ rc::Gen<PilotOptions> pilot_options() {
     o.v6_lo = *rc::gen::weightedElement<double>({{4, 0.16}, {1, 0.0}, {1, 0.6}, {1, 0.3}, {1, 1.5}});
     o.v6_floor = *rc::gen::weightedElement<double>({{4, 0.15}, {1, 0.0}, {1, 0.5}, {1, 1.0}});
     o.v6_band = *rc::gen::weightedElement<double>({{4, 0.35}, {1, 0.0}, {1, 1.0}, {1, 2.0}});
-    o.v6_skip_cut = *rc::gen::weightedElement<double>({{4, 0.3}, {1, 0.0}, {1, 0.1}, {1, 1.0}});
-    o.v6_cut_pieces =
-        *rc::gen::weightedOneOf<size_t>({{3, rc::gen::just<size_t>(32)}, {2, rc::gen::inRange<size_t>(1, 70)}});
+    o.v6_score_switch = *rc::gen::weightedOneOf<size_t>({{4, rc::gen::just<size_t>(3)}, {1, rc::gen::just<size_t>(0)},
+                                                        {1, rc::gen::inRange<size_t>(0, 13)}});
+    o.v6_score_blend =
+        *rc::gen::weightedOneOf<size_t>({{3, rc::gen::just<size_t>(17)}, {2, rc::gen::inRange<size_t>(1, 41)}});
+    o.v6_score_skip =
+        *rc::gen::weightedOneOf<size_t>({{3, rc::gen::just<size_t>(6)}, {2, rc::gen::inRange<size_t>(1, 41)}});
+    o.v6_score_sample = *rc::gen::weightedOneOf<size_t>({{3, rc::gen::just<size_t>(4)}, {1, rc::gen::just<size_t>(1)},
+                                                        {2, rc::gen::inRange<size_t>(1, 18)}});
     o.v6_dense_cut = *rc::gen::weightedElement<double>({{4, 0.07}, {1, 0.0}, {1, 0.25}, {1, 1.0}, {1, 2.0}});
     o.v6_dense_block = *rc::gen::weightedOneOf<size_t>({{3, rc::gen::just<size_t>(8)}, {2, rc::gen::inRange<size_t>(0, 18)}});
     o.v6_reg = *rc::gen::weightedElement<double>({{4, 0.6}, {1, 0.01}, {1, 0.25}, {1, 1.0}, {1, 1.5}});

@@ -303,22 +303,39 @@ TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sBlendSkipForACheapF) {
   });
 }
 
-// pilot_v6's blend_skip when d_max < 0 (sqrt under m5: no probe, 32 pieces of 8 blocks, cut at 3 of 8): the first
-// 256 elements of every tile empty; in even tiles one block in four selected (2 of 8 per piece: never cut), in odd
-// tiles elements 256 .. 511 (pieces 2 and 3) full, so that blend_skip stops after piece 2 and blend runs the rest.
-// The skip run crosses its pieces' boundaries with its switches (the kernel's one span) and the blend after it
-// starts a run; no probe's work is charged.
-TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sCutBlendSkip) {
-  testing::Case c = pilot_v6_case(Fn::sqrt, 4);
-  const size_t region = c.options.calib_blocks * c.options.calib_len, tile = c.options.tile, probe = c.options.probe;
+// pilot_v6's switch score when d_max < 0 (sqrt under m5: no probe; switch 3, blend from 17, back from 6, one block
+// in 4 counted in blend): one selected element in the blocks below, by the block g of the tile, in a cycle of four
+// tiles. (0) blocks 0 .. 15 alternate (blend from block 8), then empty (six counted empty blocks: blend_skip from
+// block 32, on probation), blocks 80 .. 95 alternate again (blend at once), and from block 96 every block (the tile
+// ends in blend); (1) starts in blend, every block to 127, then empty (blend_skip again); (2) empty; (3) every
+// other block (blend_skip and blend by turns, the probation's switch sending it back). A short last tile of 37
+// elements goes on in the mode it finds. Checks that blend's counted blocks, several blend_skip runs and a tile
+// that starts in blend occur, then the work term by term (blend_skip's switches across its runs, blend's counts).
+TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sSwitchScore) {
+  testing::Case c = pilot_v6_case(Fn::sqrt, 8);
+  const size_t region = c.options.calib_blocks * c.options.calib_len, tile = c.options.tile;
   for (size_t i = region; i < c.data.size(); ++i) {
-    const size_t at = (i - region) % tile, t = (i - region) / tile;
-    if (at >= probe && (t % 2 == 0 ? (at / 16) % 4 == 1 : at < 2 * probe)) c.data[i] = 0.25f;
+    const size_t at = (i - region) % tile, g = at / 16, kind = (i - region) / tile % 4;
+    if (at % 16 != 5 || (i - region) / tile >= 8) continue;
+    const bool sel = kind == 0 ? (g < 16 && g % 2 == 0) || (g >= 80 && g < 96 && g % 2 == 0) || g >= 96
+                     : kind == 1 ? g < 128
+                     : kind == 3 ? g % 2 == 0
+                                 : false;
+    if (sel) c.data[i] = 0.25f;
   }
-  charged_on_both_workspaces(c, Strategy::blend_skip, [](size_t skip, size_t cut) {
-    EXPECT_GE(skip, 4u) << "the fixture does not cover pilot_v6's blend_skip when d_max < 0";
-    EXPECT_EQ(cut, 2u) << "pilot_v6's blend_skip was not cut in the odd tiles alone";
+  charged_on_both_workspaces(c, Strategy::blend_verified, [](size_t counted, size_t) {
+    EXPECT_GE(counted, 20u) << "the fixture does not cover blend's counted blocks";
   });
+  const Executed e = execute(c, c.options.tile);
+  size_t skips = 0, starts_in_blend = 0;
+  for (const maskapply::Run& r : e.trace.runs) skips += r.strategy == Strategy::blend_skip;
+  for (const TileDecision& t : e.trace.tiles) {
+    if (t.source == CountSource::calibration) continue;
+    for (const maskapply::Run& r : e.trace.runs)
+      if (r.begin == t.begin) starts_in_blend += r.strategy == Strategy::blend || r.strategy == Strategy::blend_verified;
+  }
+  EXPECT_GE(skips, 8u) << "blend_skip did not come back often enough";
+  EXPECT_GE(starts_in_blend, 2u) << "no tile started in the mode the tile before ended in (blend)";
 }
 
 }  // namespace

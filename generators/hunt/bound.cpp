@@ -484,27 +484,56 @@ void add_verified_compact(TileModel& t, const Rules& r, size_t blocks, size_t pb
     add_fallbacks(t, vp);
 }
 
-// pilot_v6's tile when d_max < 0 (no probe): one blend_skip run over the pieces of (size, v6_cut_piece_count),
-// each piece counting its non-empty blocks (Stage::count_blocks); after a piece but the last with at least T of them
-// (T / lb >= v6_skip_cut, the kernels' expression), blend to the tile's end.
-void add_skip_cut(TileModel& t, const Rules& r, size_t blocks) {
-  const V6Pieces vp(blocks, v6_cut_piece_count(r.o, blocks * 16));
-  const size_t nb = vp.nb, lb = vp.lb;
-  const size_t T = Rules::least_not_below(lb, r.o.v6_skip_cut), KT = std::max<size_t>(T, 1);
-  const size_t head = t.stages.size();
-  const size_t blend_from = head + nb;  // after piece k
-  for (size_t k = 0; k < nb; ++k) {
-    Stage p;
-    p.b0 = k * lb, p.b1 = vp.end(k), p.s = Strategy::blend_skip, p.run_start = k == 0, p.count_blocks = true;
-    p.ctr.K = k + 1 == nb ? 1 : KT, p.ctr.residue = false;
-    p.route = [=](size_t c, const Emit& emit) {
-      if (k + 1 == nb) emit(-1, 0, 0.0);
-      else if (c >= T) emit(static_cast<int>(blend_from + k), 0, 0.0);
-      else emit(static_cast<int>(head + k + 1), 0, 0.0);
+// pilot_v6's tile when d_max < 0 (no probe): the switch score, a stage per block and mode (blend_skip starting a
+// run, blend_skip going on, blend; the blend stage of a counted block is blend_verified), each counting whether its
+// block is non-empty on top of what its route was handed: 4 * score + 2 * (the block before in the run, or the last
+// counted block, was empty), so index = 4 * score + 2 * last empty + this block non-empty (Ctr K exact up to
+// 4 * (max threshold + 1)). The score is clamped at the threshold that ends the mode (what the kernels do at or
+// above it is the same). The tile starts in blend_skip (mode 0) or blend (mode 1), the mode the tile before ended in;
+// its exit label is the mode it ends in (the chain's state, Chain::v6_mode). The stages of the other mode's first
+// block are made empty (b1 = b0 = 0): entered, never stepped.
+void add_switch_score(TileModel& t, const Rules& r, size_t blocks, int mode) {
+  const long sw = static_cast<long>(r.o.v6_score_switch);
+  const long to_blend = static_cast<long>(r.o.v6_score_blend), to_skip = static_cast<long>(r.o.v6_score_skip);
+  const long again = std::max(0L, to_blend - sw);
+  const size_t sample = r.o.v6_score_sample, G = blocks;
+  t.labels = 2;
+  const auto skip_at = [](size_t g, bool start) { return 3 * g + (start ? 0 : 1); };
+  const auto blend_at = [](size_t g) { return 3 * g + 2; };
+  t.stages.resize(3 * G);
+  const size_t K = 4 * static_cast<size_t>(std::max(to_blend, to_skip) + 1);
+  for (size_t g = 0; g < G; ++g) {
+    for (const bool start : {true, false}) {
+      Stage p;
+      p.b0 = g, p.b1 = g + 1, p.s = Strategy::blend_skip, p.run_start = start, p.count_blocks = true;
+      p.ctr.K = K, p.ctr.residue = false;
+      if (g == 0 && (!start || mode != 0)) p.b1 = 0;
+      p.route = [=](size_t i, const Emit& emit) {
+        const long score = static_cast<long>(i / 4);
+        const bool before = start ? false : (i / 2) % 2, empty = i % 2 == 0;
+        const long next = std::min(to_blend, std::max(0L, score + (empty != before ? sw : 0) - (empty ? 1 : 0)));
+        if (g + 1 == G) return emit(-1, 0, 0.0);
+        if (next >= to_blend) return emit(static_cast<int>(blend_at(g + 1)), 2 * empty, 0.0);
+        emit(static_cast<int>(skip_at(g + 1, false)), 4 * static_cast<size_t>(next) + 2 * empty, 0.0);
+      };
+      t.stages[skip_at(g, start)] = p;
+    }
+    Stage b;
+    const bool counted = g % sample == sample - 1;
+    b.b0 = g, b.b1 = g + 1, b.s = counted ? Strategy::blend_verified : Strategy::blend, b.count_blocks = true;
+    b.ctr.K = K, b.ctr.residue = false;
+    if (g == 0 && mode != 1) b.b1 = 0;
+    b.route = [=](size_t i, const Emit& emit) {
+      long score = static_cast<long>(i / 4);
+      bool last = (i / 2) % 2;
+      const bool empty = i % 2 == 0;
+      if (counted) score = std::min(to_skip, std::max(0L, score + (empty ? 1 : 0) - (empty != last ? sw : 0))), last = empty;
+      if (g + 1 == G) return emit(-2, 0, 0.0);
+      if (score >= to_skip) return emit(static_cast<int>(skip_at(g + 1, true)), 4 * static_cast<size_t>(again), 0.0);
+      emit(static_cast<int>(blend_at(g + 1)), 4 * static_cast<size_t>(score) + 2 * last, 0.0);
     };
-    t.stages.push_back(p);
+    t.stages[blend_at(g)] = b;
   }
-  add_fallbacks(t, vp, Strategy::blend);
 }
 
 // The stages of one tile of `blocks` blocks. mode 0: v1 (no probe) or judged by the probe; mode 1 + k: v4 judged
@@ -519,6 +548,11 @@ TileModel build_tile(const Rules& r, const Classes& cl, const CostModel& m, Fn f
   const auto expand_extra = [mm, f](Strategy s, size_t run_blocks, size_t c) {
     return c > 0 ? static_cast<double>(run_blocks) * 4 * terms(*mm, f, s).expand_any : 0.0;
   };
+  // pilot_v6 when d_max < 0: no probe, the switch score from the mode the tile before ended in.
+  if (r.pilot == Kernel::pilot_v6 && r.hi < 0) {
+    add_switch_score(t, r, blocks, mode);
+    return t;
+  }
   if (r.pilot == Kernel::pilot_v1 || mode > 0) {
     Strategy s;
     bool updates = false;
@@ -539,11 +573,7 @@ TileModel build_tile(const Rules& r, const Classes& cl, const CostModel& m, Fn f
     t.stages.push_back(st);
     return t;
   }
-  // pilot_v6 when d_max < 0: no probe, blend_skip cut short from the tile's start.
-  if (r.pilot == Kernel::pilot_v6 && r.hi < 0) {
-    add_skip_cut(t, r, blocks);
-    return t;
-  }
+
   // Judged by the probe.
   const size_t plen = std::min(r.o.probe, size), pb = plen / 16;
   t.init = probe_cost(m, plen);
@@ -967,19 +997,23 @@ std::vector<Block> TileDP::backtrack(size_t exit_index) {
   return out;
 }
 
-// The chain over tiles: cross-tile pilot state (v4: distrust left and prev's class; others: none) x the oracle's
-// boundary state. Modes: 0 = probe (or v1), 1 + k = v4 judged by prev of class k.
+// The chain over tiles: cross-tile pilot state (v4: distrust left and prev's class; v6 when d_max < 0: the mode,
+// 0 blend_skip or 1 blend; others: none) x the oracle's boundary state. Modes: 0 = probe (or v1, or v6's
+// blend_skip), 1 + k = v4 judged by prev of class k (v6: 1 = blend).
 struct Chain {
   Kernel pilot;
   size_t D = 0, classes = 1;
-  size_t states() const { return pilot == Kernel::pilot_v4 ? (D + 1) * classes : 1; }
+  bool v6_mode = false;  // pilot_v6 with d_max < 0: the state is the mode the tile ended in (its exit label)
+  size_t states() const { return v6_mode ? 2 : pilot == Kernel::pilot_v4 ? (D + 1) * classes : 1; }
   int mode(size_t st) const {
+    if (v6_mode) return static_cast<int>(st);
     if (pilot != Kernel::pilot_v4) return 0;
     const size_t d = st / classes, k = st % classes;
     const size_t d2 = d > 0 ? d - 1 : 0;
     return d2 > 0 ? static_cast<int>(1 + k) : 0;
   }
   size_t next(size_t st, size_t label) const {
+    if (v6_mode) return label;
     if (pilot != Kernel::pilot_v4) return 0;
     const size_t d = st / classes;
     const size_t d2 = d > 0 ? d - 1 : 0;
@@ -1003,6 +1037,7 @@ struct Setting {
   Setting(Kernel k, Fn fn, const CostModel& mm, const PilotOptions& oo, size_t nn)
       : pilot(k), f(fn), m(mm), o(as_run(k, oo)), n(nn), rules(k, o), classes(rules), costs(mm, fn) {
     chain.pilot = k, chain.D = o.distrust, chain.classes = classes.keys.size();
+    chain.v6_mode = k == Kernel::pilot_v6 && rules.hi < 0;
     region = std::min(n, o.calib_blocks * o.calib_len);
     tiles = (n - region + o.tile - 1) / o.tile;
     full_blocks = o.tile / 16;

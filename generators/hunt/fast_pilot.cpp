@@ -181,6 +181,7 @@ struct Sim {
   double dmax;
   long long hi, xlo, lo;
   size_t n;
+  bool blending = false;  // pilot_v6, d_max < 0: the mode the tile before ended in (the first: blend_skip)
 
   void run(size_t b, size_t e, Strategy st) {
     if (b < e) out.runs.push_back(Run{b, e, st});
@@ -249,10 +250,35 @@ struct Sim {
       run(d.begin + did, d.end, then);
     }
   }
-  // pilot_v6's tile when d_max < 0: blend_skip over its cut pieces, blend after a piece with cut of its blocks
-  // non-empty.
-  void skip_cut(TileDecision& d, double cut) {
-    cut_run(d, v6_cut_piece_count(o, d.end - d.begin), 0, 0, true, cut, Strategy::blend_skip, Strategy::blend);
+  // pilot_v6's tile when d_max < 0 (docs/pilot_v6.md): blend_skip and blend on the switch score, a verdict after
+  // every whole block but the last, from the mode the tile before ended in (`blending`); in blend one block in
+  // v6_score_sample (tile-relative index sample - 1 mod sample) is counted, a blend_verified run of its own.
+  void switch_scored(TileDecision& d) {
+    const size_t blocks = (d.end - d.begin) / 16, sample = o.v6_score_sample, sw = o.v6_score_switch;
+    const size_t again = o.v6_score_blend > sw ? o.v6_score_blend - sw : 0;
+    const auto down = [](size_t x, size_t by) { return x > by ? x - by : 0; };
+    size_t score = 0, from = d.begin;
+    bool last = false;  // blend_skip: the run's block before ("non-empty" first); blend: the last counted block
+    for (size_t g = 0; g < blocks; ++g) {
+      const size_t b = d.begin + 16 * g;
+      const bool empty = s.count(b, b + 16) == 0;
+      if (!blending) {
+        score = down(score + (empty != last ? sw : 0), empty ? 1 : 0);
+        last = empty;
+        if (g + 1 < blocks && score >= o.v6_score_blend) {
+          run(from, b + 16, Strategy::blend_skip);
+          blending = true, score = 0, from = b + 16;  // `last`: this block, for the first counted one
+        }
+      } else if (g % sample == sample - 1) {
+        run(from, b, Strategy::blend);
+        run(b, b + 16, Strategy::blend_verified);
+        from = b + 16;
+        score = down(score + (empty ? 1 : 0), empty != last ? sw : 0);
+        last = empty;
+        if (g + 1 < blocks && score >= o.v6_score_skip) blending = false, score = again, last = false;
+      }
+    }
+    run(from, d.end, blending ? Strategy::blend : Strategy::blend_skip);
   }
   // A cheap f's compact_skip from `from` (docs/pilot_v6.md): blend_skip after a piece but piece 0 with cut of its
   // elements selected.
@@ -393,8 +419,8 @@ void simulate(Kernel pilot, const Summary& s, const PilotOptions& given, Trace& 
         break;
       }
       case Kernel::pilot_v6: {
-        if (sim.hi < 0) {  // no probe: blend_skip from the tile's start, cut short
-          sim.skip_cut(d, o.v6_skip_cut);
+        if (sim.hi < 0) {  // no probe: the switch score
+          sim.switch_scored(d);
           break;
         }
         const long long c = sim.probe(d);
@@ -503,12 +529,28 @@ Score Scorer::score_trace(const Summary& s, const Trace& t) {
     const TileDecision& d = t.tiles[k];
     const size_t next = k + 1 < t.tiles.size() ? t.tiles[k + 1].begin : std::numeric_limits<size_t>::max();
     double pilot = 0;
-    std::string runs;
+    // The tile's runs in words: a blend run next to a blend_verified run is one "blend" (pilot_v6's switch score
+    // counts single blocks of its blend), a repeat is written once, and past 6 words only the last is kept.
+    std::vector<std::string_view> words;
+    size_t dropped = 0;
     for (; r < t.runs.size() && t.runs[r].begin < next; ++r) {
       const size_t rb = std::min(t.runs[r].begin, n), re = std::min(t.runs[r].end, n);
       if (!slow && rb < re) pilot += bc.run_cost(m_, f_, t.runs[r].strategy, rb, re, false);
-      if (!runs.empty()) runs += '+';
-      runs += name(t.runs[r].strategy);
+      const Strategy st = t.runs[r].strategy;
+      const bool blendish = st == Strategy::blend || st == Strategy::blend_verified;
+      if (!words.empty() && blendish && (words.back() == "blend" || words.back() == "blend_verified")) {
+        words.back() = "blend";
+        continue;
+      }
+      if (!words.empty() && words.back() == name(st)) continue;
+      if (words.size() == 6) words.pop_back(), ++dropped;
+      words.push_back(name(st));
+    }
+    std::string runs;
+    for (size_t w = 0; w < words.size(); ++w) {
+      if (w) runs += '+';
+      if (w + 1 == words.size() && dropped) runs += "...+";
+      runs += words[w];
     }
     const size_t begin = std::min(d.begin, n), end = std::min(d.end, n);
     if (begin >= end || d.source == CountSource::calibration) continue;

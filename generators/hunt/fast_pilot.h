@@ -142,10 +142,6 @@ inline PilotOptions as_run(Kernel pilot, const PilotOptions& o) {
 inline size_t v6_piece_count(const PilotOptions& o, size_t size) {
   return std::max<size_t>(1, std::min(o.v6_pieces, size / o.probe));
 }
-// pilot_v6's pieces when d_max < 0 (no probe): min(v6_cut_pieces, size / 16), at least one.
-inline size_t v6_cut_piece_count(const PilotOptions& o, size_t size) {
-  return std::max<size_t>(1, std::min(o.v6_cut_pieces, size / 16));
-}
 
 // The pilots the hunt knows, in order.
 inline constexpr std::array<Kernel, 7> kPilots{Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3,

@@ -35,7 +35,11 @@ struct DoubleField {
 constexpr SizeField kSizes[] = {{"tile", &PilotOptions::tile},          {"probe", &PilotOptions::probe},
                                 {"calib_blocks", &PilotOptions::calib_blocks}, {"calib_len", &PilotOptions::calib_len},
                                 {"verify_blocks", &PilotOptions::verify_blocks}, {"distrust", &PilotOptions::distrust},
-                                {"v6_pieces", &PilotOptions::v6_pieces}, {"v6_cut_pieces", &PilotOptions::v6_cut_pieces},
+                                {"v6_pieces", &PilotOptions::v6_pieces},
+                                {"v6_score_switch", &PilotOptions::v6_score_switch},
+                                {"v6_score_blend", &PilotOptions::v6_score_blend},
+                                {"v6_score_skip", &PilotOptions::v6_score_skip},
+                                {"v6_score_sample", &PilotOptions::v6_score_sample},
                                 {"v6_dense_block", &PilotOptions::v6_dense_block},
                                 {"v6_dear_probe", &PilotOptions::v6_dear_probe}};
 constexpr DoubleField kDoubles[] = {{"xlo", &PilotOptions::xlo},     {"lo", &PilotOptions::lo},
@@ -46,7 +50,6 @@ constexpr DoubleField kDoubles[] = {{"xlo", &PilotOptions::xlo},     {"lo", &Pil
                                     {"kappa", &PilotOptions::kappa}, {"rho", &PilotOptions::rho},
                                     {"v6_bail", &PilotOptions::v6_bail}, {"v6_lo", &PilotOptions::v6_lo},
                                     {"v6_floor", &PilotOptions::v6_floor}, {"v6_band", &PilotOptions::v6_band},
-                                    {"v6_skip_cut", &PilotOptions::v6_skip_cut},
                                     {"v6_dense_cut", &PilotOptions::v6_dense_cut},
                                     {"v6_reg", &PilotOptions::v6_reg},
                                     {"v6_dear_floor", &PilotOptions::v6_dear_floor}};
@@ -93,6 +96,7 @@ std::variant<PilotOptions, std::string> parse_options_text(const std::string& te
       if (k == f.name) known = true, ok = parse_u64(v, u), o.*f.p = static_cast<size_t>(u);
     for (const DoubleField& f : kDoubles)
       if (k == f.name) known = true, ok = parse_double(v, o.*f.p);
+    if (!known && !PilotOptions::retired(k).empty()) return PilotOptions::retired(k);
     if (!known) {
       std::string names = "seed";
       for (const SizeField& f : kSizes) names += std::string(", ") + f.name;

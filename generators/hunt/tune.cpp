@@ -19,9 +19,10 @@ namespace maskapply::gen::hunt {
 
 namespace {
 
-constexpr std::array<std::string_view, 19> kKnobNames{
+constexpr std::array<std::string_view, 21> kKnobNames{
     "tile",  "probe",    "xlo",     "lo",          "verify_blocks", "bail",        "distrust", "v6_pieces",
-    "v6_bail", "v6_lo", "v6_floor", "v6_band", "v6_skip_cut", "v6_cut_pieces", "v6_dense_cut",
+    "v6_bail", "v6_lo", "v6_floor", "v6_band", "v6_score_switch", "v6_score_blend", "v6_score_skip",
+    "v6_score_sample", "v6_dense_cut",
     "v6_dense_block", "v6_reg", "v6_dear_floor", "v6_dear_probe"};
 
 const std::vector<Knob> kV35Knobs{Knob::tile, Knob::probe, Knob::xlo, Knob::lo, Knob::verify_blocks, Knob::bail};
@@ -29,12 +30,14 @@ const std::vector<Knob> kV4Knobs{Knob::tile,          Knob::probe, Knob::xlo,   
                                  Knob::verify_blocks, Knob::bail,  Knob::distrust};
 const std::vector<Knob> kV6Knobs{Knob::tile,    Knob::probe,  Knob::xlo,      Knob::lo,
                                  Knob::v6_pieces, Knob::v6_bail, Knob::v6_lo, Knob::v6_floor, Knob::v6_band,
-                                 Knob::v6_skip_cut, Knob::v6_cut_pieces, Knob::v6_dense_cut,
+                                 Knob::v6_score_switch, Knob::v6_score_blend, Knob::v6_score_skip,
+                                 Knob::v6_score_sample, Knob::v6_dense_cut,
                                  Knob::v6_dense_block, Knob::v6_reg, Knob::v6_dear_floor, Knob::v6_dear_probe};
 
 bool whole_knob(Knob k) {
   return k == Knob::tile || k == Knob::probe || k == Knob::verify_blocks || k == Knob::distrust || k == Knob::v6_pieces ||
-         k == Knob::v6_cut_pieces || k == Knob::v6_dense_block || k == Knob::v6_dear_probe;
+         k == Knob::v6_score_switch || k == Knob::v6_score_blend || k == Knob::v6_score_skip ||
+         k == Knob::v6_score_sample || k == Knob::v6_dense_block || k == Knob::v6_dear_probe;
 }
 
 // A knob's value as it reads back: a whole number, or the shortest decimal that gives the same double.
@@ -80,8 +83,10 @@ double knob_value(const PilotOptions& o, Knob k) {
     case Knob::v6_lo: return o.v6_lo;
     case Knob::v6_floor: return o.v6_floor;
     case Knob::v6_band: return o.v6_band;
-    case Knob::v6_skip_cut: return o.v6_skip_cut;
-    case Knob::v6_cut_pieces: return static_cast<double>(o.v6_cut_pieces);
+    case Knob::v6_score_switch: return static_cast<double>(o.v6_score_switch);
+    case Knob::v6_score_blend: return static_cast<double>(o.v6_score_blend);
+    case Knob::v6_score_skip: return static_cast<double>(o.v6_score_skip);
+    case Knob::v6_score_sample: return static_cast<double>(o.v6_score_sample);
     case Knob::v6_dense_cut: return o.v6_dense_cut;
     case Knob::v6_dense_block: return static_cast<double>(o.v6_dense_block);
     case Knob::v6_reg: return o.v6_reg;
@@ -105,8 +110,10 @@ void set_knob(PilotOptions& o, Knob k, double v) {
     case Knob::v6_lo: o.v6_lo = v; break;
     case Knob::v6_floor: o.v6_floor = v; break;
     case Knob::v6_band: o.v6_band = v; break;
-    case Knob::v6_skip_cut: o.v6_skip_cut = v; break;
-    case Knob::v6_cut_pieces: o.v6_cut_pieces = static_cast<size_t>(v); break;
+    case Knob::v6_score_switch: o.v6_score_switch = static_cast<size_t>(v); break;
+    case Knob::v6_score_blend: o.v6_score_blend = static_cast<size_t>(v); break;
+    case Knob::v6_score_skip: o.v6_score_skip = static_cast<size_t>(v); break;
+    case Knob::v6_score_sample: o.v6_score_sample = static_cast<size_t>(v); break;
     case Knob::v6_dense_cut: o.v6_dense_cut = v; break;
     case Knob::v6_dense_block: o.v6_dense_block = static_cast<size_t>(v); break;
     case Knob::v6_reg: o.v6_reg = v; break;
@@ -129,8 +136,10 @@ const std::vector<double>& knob_grid(Knob k) {
       {0.08, 0.12, 0.16, 0.3, 0.5, 0.6},           // v6_lo
       {0.05, 0.1, 0.15, 0.2, 0.3},                 // v6_floor (non-empty blocks per piece)
       {0, 0.2, 0.35, 0.6, 1},                      // v6_band (0: every f dear; 1: every f cheap)
-      {0.1, 0.2, 0.3, 0.4, 0.6},                   // v6_skip_cut (non-empty blocks per piece; d_max < 0 only)
-      {8, 16, 32, 64},                             // v6_cut_pieces (d_max < 0 only)
+      {2, 3, 4},                                   // v6_score_switch (d_max < 0 only)
+      {8, 12, 17, 24},                             // v6_score_blend (d_max < 0 only)
+      {3, 4, 6, 8, 12},                            // v6_score_skip (d_max < 0 only)
+      {1, 2, 4, 8},                                // v6_score_sample (d_max < 0 only)
       {0.03, 0.05, 0.07, 0.1, 0.15, 0.25},         // v6_dense_cut (selected per piece; a cheap f only)
       {4, 6, 7, 8, 10, 12, 17},                    // v6_dense_block (selected per block; a cheap f only; 17: never)
       {0.4, 0.5, 0.6, 0.7, 0.8},                   // v6_reg (non-empty registers per piece; a dear f only)

@@ -30,8 +30,8 @@ namespace maskapply::gen::hunt {
 // The options tune moves. d_max, the calibration region and the model's constants are not knobs: d_max and the
 // constants come from the model, the region from the start.
 enum class Knob {
-  tile, probe, xlo, lo, verify_blocks, bail, distrust, v6_pieces, v6_bail, v6_lo, v6_floor, v6_band, v6_skip_cut,
-  v6_cut_pieces, v6_dense_cut, v6_dense_block, v6_reg, v6_dear_floor, v6_dear_probe
+  tile, probe, xlo, lo, verify_blocks, bail, distrust, v6_pieces, v6_bail, v6_lo, v6_floor, v6_band,
+  v6_score_switch, v6_score_blend, v6_score_skip, v6_score_sample, v6_dense_cut, v6_dense_block, v6_reg, v6_dear_floor, v6_dear_probe
 };
 std::string_view name(Knob k);
 std::optional<Knob> knob_from_name(std::string_view s);

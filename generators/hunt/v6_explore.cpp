@@ -2,8 +2,8 @@
 // pilot_v6's design by measurement (docs/pilot_v6.md, "Rules tried"): for each f under m5 at n = 147 456, its
 // certified bound (bisection of the bound's F(lambda) to 2^-14, no witness) and its worst model cost over the best
 // of v1-v4 on uniform random selections (densities 0.005-1, seeds 1 and 2). Options from the environment:
-// X_PROBE=probe X_VB=v6_pieces X_BAIL=v6_bail X_LOD=v6_lo X_FLOOR=v6_floor X_BAND=v6_band X_CUT=v6_skip_cut
-// X_CP=v6_cut_pieces X_DC=v6_dense_cut X_DB=v6_dense_block X_REG=v6_reg X_DFLOOR=v6_dear_floor X_DPROBE=v6_dear_probe;
+// X_PROBE=probe X_VB=v6_pieces X_BAIL=v6_bail X_LOD=v6_lo X_FLOOR=v6_floor X_BAND=v6_band
+// X_SW=v6_score_switch X_TB=v6_score_blend X_TS=v6_score_skip X_SAMP=v6_score_sample X_DC=v6_dense_cut X_DB=v6_dense_block X_REG=v6_reg X_DFLOOR=v6_dear_floor X_DPROBE=v6_dear_probe;
 // X_NOBOUND=1 or X_NOPLAIN=1 skip a part, X_F=name measures that f only, X_ALLD=1 prints each density's ratio. The
 // plain-data worst is also given for densities <= 0.2 and above.
 //   X_LOD=0.3 build/x86/generators/maskapply_v6_explore
@@ -26,8 +26,10 @@ PilotOptions opts(const CostModel& m, Fn f) {
   if (getenv("X_FLOOR")) o.v6_floor = atof(getenv("X_FLOOR"));
   if (getenv("X_BAND")) o.v6_band = atof(getenv("X_BAND"));
   if (getenv("X_PROBE")) o.probe = atol(getenv("X_PROBE"));
-  if (getenv("X_CUT")) o.v6_skip_cut = atof(getenv("X_CUT"));
-  if (getenv("X_CP")) o.v6_cut_pieces = atol(getenv("X_CP"));
+  if (getenv("X_SW")) o.v6_score_switch = atol(getenv("X_SW"));
+  if (getenv("X_TB")) o.v6_score_blend = atol(getenv("X_TB"));
+  if (getenv("X_TS")) o.v6_score_skip = atol(getenv("X_TS"));
+  if (getenv("X_SAMP")) o.v6_score_sample = atol(getenv("X_SAMP"));
   if (getenv("X_DC")) o.v6_dense_cut = atof(getenv("X_DC"));
   if (getenv("X_DB")) o.v6_dense_block = atol(getenv("X_DB"));
   if (getenv("X_REG")) o.v6_reg = atof(getenv("X_REG"));

@@ -30,6 +30,8 @@ struct Case {
   size_t dense_block = 8;  // pilot_v6's v6_dense_block (a cheap f's one-pass compact ended by a block this full)
   size_t probe = 16;
   size_t dear_probe = 128;  // pilot_v6's v6_dear_probe (a dear f probes min(probe, this))
+  // pilot_v6's switch score when d_max < 0: v6_score_switch, v6_score_blend, v6_score_skip, v6_score_sample.
+  size_t score_switch = 3, score_blend = 17, score_skip = 6, score_sample = 4;
 };
 
 // Under an emulator (MASKAPPLY_EMULATED, set by ctest's registration when cross-compiling, or an emulated arm64
@@ -39,14 +41,16 @@ bool emulated() { return under_emulation(); }
 
 // The small settings' options: probe 16 (pilot_v6's dear probe above it) and xlo 0.1 (1) unless the case says,
 // lo 0.3 (4), no calibration, d_max injected; pilot_v6's one-pass compact ends after a piece with fewer than 0.1 of its blocks past the probe
-// non-empty (a piece of one or two blocks: none of them); its pieces, and its cut's when d_max < 0, are the
-// case's verify pieces.
+// non-empty (a piece of one or two blocks: none of them); its pieces are the case's verify pieces, its switch score
+// (d_max < 0) the case's.
 PilotOptions small_options(const CostModel& m, const Case& c) {
   PilotOptions o;
   o.tile = c.tile, o.probe = c.probe, o.v6_dear_probe = c.dear_probe, o.xlo = c.xlo, o.lo = 0.3, o.calib_blocks = 0, o.verify_blocks = c.verify_blocks;
-  o.distrust = c.distrust, o.v6_pieces = c.verify_blocks, o.v6_cut_pieces = c.verify_blocks, o.v6_lo = 0.3, o.v6_floor = 0.1;
+  o.distrust = c.distrust, o.v6_pieces = c.verify_blocks, o.v6_lo = 0.3, o.v6_floor = 0.1;
   o.v6_dear_floor = 0.1;
   o.v6_dense_block = c.dense_block;
+  o.v6_score_switch = c.score_switch, o.v6_score_blend = c.score_blend, o.v6_score_skip = c.score_skip;
+  o.v6_score_sample = c.score_sample;
   o = model_options(m, c.f, o);
   o.d_max = c.d_max;
   return o;
@@ -85,11 +89,15 @@ TEST(Bound, isAtLeastTheRegretOfEveryBlockSummarySequenceAndItsWitnessReachesIt)
       {"v4 fma13, 2 tiles of 64, distrust 2", Kernel::pilot_v4, Fn::fma13, 0.45, 64, 128, 2, 2, 2},
       {"v6 sin35, 1 tile of 64, 4 pieces", Kernel::pilot_v6, Fn::sin35, 0.45, 64, 64, 4, 16, 0},
       {"v6 pow10, tiles of 32 and a short last one", Kernel::pilot_v6, Fn::pow10, 0.45, 32, 48, 2, 16, 0},
+      // d_max < 0: no probe; the switch score. With the defaults (blend from 17) 2 tiles of 2 blocks stay in
+      // blend_skip; with small scores the modes change within a tile and carry to the next (the chain's state).
       {"v6 sqrt, d_max < 0", Kernel::pilot_v6, Fn::sqrt, -1.0, 32, 64, 2, 16, 0},
-      // d_max < 0: no probe; blend_skip, cut to blend after a piece with a non-empty block (v6_skip_cut 0.3: one
-      // of one block, one of two).
-      {"v6 sqrt, d_max < 0, 1 tile of 64, 4 pieces (cut)", Kernel::pilot_v6, Fn::sqrt, -1.0, 64, 64, 4, 16, 0, 0.3},
-      {"v6 sqrt, d_max < 0, 1 tile of 64, 2 pieces (cut)", Kernel::pilot_v6, Fn::sqrt, -1.0, 64, 64, 2, 16, 1, 0.3},
+      {"v6 sqrt, d_max < 0, 2 tiles of 2 blocks, score 2 / 3 / 1, every block counted", Kernel::pilot_v6, Fn::sqrt,
+       -1.0, 32, 64, 2, 16, 0, 0.1, 8, 16, 128, 2, 3, 1, 1},
+      {"v6 sqrt, d_max < 0, 1 tile of 4 blocks, score 3 / 5 / 2, every 2nd counted", Kernel::pilot_v6, Fn::sqrt, -1.0,
+       64, 64, 2, 16, 0, 0.1, 8, 16, 128, 3, 5, 2, 2},
+      {"v6 sqrt, d_max < 0, 2 tiles of 4 blocks, score 2 / 3 / 2, every 2nd counted", Kernel::pilot_v6, Fn::sqrt,
+       -1.0, 64, 128, 2, 16, 2, 0.1, 8, 16, 128, 2, 3, 2, 2},
       // d_max 0.2 (hi = 3): a probe of 1 .. 3 runs the one-pass compact, whose residue crosses the pieces.
       {"v6 frfrexp, 1 tile of 64, 4 pieces, one-pass compact", Kernel::pilot_v6, Fn::frfrexp, 0.2, 64, 64, 4, 16, 0},
       // ... ended by a block of 3 selected (v6_dense_block 3: most of the alphabet ends it, blend_skip after).

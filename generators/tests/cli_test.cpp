@@ -478,8 +478,8 @@ TEST_F(Cli, HuntTakesTheUsersOptionsAndDmaxForTheFindsTheBoundAndTheFiles) {
       EXPECT_EQ(cj["results"][0]["model_regret"].get<double>(), b["model_regret"].get<double>());
     }
   }
-  for (const std::string bad : {"tile=8 probe=4", "tile=abc", "title=2048", "probe", "v6_cut_pieces=0", "v6_reg=0",
-                                "v6_dear_probe=0"}) {
+  for (const std::string bad : {"tile=8 probe=4", "tile=abc", "title=2048", "probe", "v6_score_blend=0", "v6_reg=0",
+                                "v6_dear_probe=0", "v6_cut_pieces=8"}) {
     const Result e = run_cli({"hunt", "--pilot", "v4", "--f", "fma13", "--budget", "0", "--seconds", "0", "--options",
                               bad, "--out", path("bad")});
     EXPECT_EQ(e.code, 2) << bad;
@@ -490,13 +490,22 @@ TEST_F(Cli, HuntTakesTheUsersOptionsAndDmaxForTheFindsTheBoundAndTheFiles) {
     if (bad == "v6_dear_probe=0") {
       EXPECT_NE(e.err.find("v6_dear_probe must be positive"), std::string::npos) << e.err;
     }
+    if (bad == "v6_score_blend=0") {
+      EXPECT_NE(e.err.find("v6_score_blend, v6_score_skip and v6_score_sample must be positive"), std::string::npos)
+          << e.err;
+    }
+    if (bad == "v6_cut_pieces=8") {  // a retired option says what replaced it
+      EXPECT_NE(e.err.find("v6_cut_pieces was retired on 2026-12-06"), std::string::npos) << e.err;
+      EXPECT_NE(e.err.find("v6_score_switch"), std::string::npos) << e.err;
+    }
   }
 }
 
 TEST_F(Cli, CheckReadsTheRecordedOptionsAndDmaxBackAndRefusesMalformedOnes) {
   const std::string head = "# options: tile=2048 probe=128 calib_blocks=2 calib_len=1024 verify_blocks=4 distrust=3 "
                            "seed=7 xlo=0.02 lo=0.2 B=0.3 D=0.845 bail=0.5 C=0.4 S=0.2 K=0.18 M=3 shrink=0.25 "
-                           "kappa=1 rho=1.5 v6_cut_pieces=8 v6_dense_cut=0.25 v6_dense_block=5 v6_reg=0.75 "
+                           "kappa=1 rho=1.5 v6_score_switch=2 v6_score_blend=9 v6_score_skip=4 "
+                           "v6_score_sample=3 v6_dense_cut=0.25 v6_dense_block=5 v6_reg=0.75 "
                            "v6_dear_floor=0.25 v6_dear_probe=64\n"
                            "# d_max: 0.625 from --dmax\n";
   const std::string p = file("rec.pattern", head + "period 4096\nlength 20480\nseg 300:1 rest:0\n");
@@ -515,7 +524,10 @@ TEST_F(Cli, CheckReadsTheRecordedOptionsAndDmaxBackAndRefusesMalformedOnes) {
     EXPECT_EQ(o["bail"], 0.5);
     EXPECT_EQ(o["shrink"], 0.25);
     EXPECT_EQ(o["rho"], 1.5);
-    EXPECT_EQ(o["v6_cut_pieces"], 8);
+    EXPECT_EQ(o["v6_score_switch"], 2);
+    EXPECT_EQ(o["v6_score_blend"], 9);
+    EXPECT_EQ(o["v6_score_skip"], 4);
+    EXPECT_EQ(o["v6_score_sample"], 3);
     EXPECT_EQ(o["v6_dense_cut"], 0.25);
     EXPECT_EQ(o["v6_dense_block"], 5);
     EXPECT_EQ(o["v6_reg"], 0.75);
@@ -542,7 +554,8 @@ TEST_F(Cli, CheckReadsTheRecordedOptionsAndDmaxBackAndRefusesMalformedOnes) {
   EXPECT_EQ(nlohmann::json::parse(g.out)["results"][0]["d_max"], 0.5);
   for (const std::string& bad : {std::string("# options: tile=4096 nosuch=1\n"), std::string("# options: tile=-3\n"),
                                  std::string("# options: tile=4096 probe=9999\n"),
-                                 std::string("# options: tile=4096 v6_cut_pieces=0\n"),
+                                 std::string("# options: tile=4096 v6_score_sample=0\n"),
+                                 std::string("# options: tile=4096 v6_skip_cut=0.3\n"),
                                  std::string("# options: tile=4096\n# d_max: x from model m5\n"),
                                  std::string("# model: m5\n")}) {
     const Result b = run_cli({"check", "--pattern", file("bad.pattern", bad + "period 4096\nseg 1:1 rest:0\n")});

@@ -357,13 +357,14 @@ TEST(PilotFloor, EachLibraryPilotBelongsToTheFamilyOfItsPieces) {
   EXPECT_EQ(floor_family(Kernel::pilot_v6, o2).every, 1u);
   o2.v6_pieces = 64, o2.probe = 128;  // min(64, 4096 / 128) = 32 pieces of 128 elements: every 8 blocks
   EXPECT_EQ(floor_family(Kernel::pilot_v6, o2).every, 8u);
-  // With d_max known and hi below 0 (sqrt under m5) v6 runs no probe and cuts in v6_cut_pieces: 32 pieces of 128
-  // elements, every 8 blocks; just above -1 / probe hi truncates to 0 and the probe's pieces hold.
+  // With d_max known and hi below 0 (sqrt under m5) v6 runs no probe and gives a verdict after every block (the
+  // switch score), whatever its scores; just above -1 / probe hi truncates to 0 and the probe's pieces hold.
   PilotOptions o3;
   o3.d_max = -2.0;
-  EXPECT_EQ(floor_family(Kernel::pilot_v6, o3).every, 8u);
-  o3.v6_cut_pieces = 4;
-  EXPECT_EQ(floor_family(Kernel::pilot_v6, o3).every, 64u);
+  EXPECT_EQ(floor_family(Kernel::pilot_v6, o3).every, 1u);
+  EXPECT_TRUE(floor_family(Kernel::pilot_v6, o3).probe_reads);
+  o3.v6_score_sample = 8, o3.v6_score_blend = 40;
+  EXPECT_EQ(floor_family(Kernel::pilot_v6, o3).every, 1u);
   o3.d_max = -0.001;
   EXPECT_EQ(floor_family(Kernel::pilot_v6, o3).every, 16u);
 }

@@ -250,7 +250,8 @@ TEST_F(Tune, BadInputExitsTwoWithAMessageAndWritesNothing) {
                         Case{{"--model", bad_model}, "malformed host model"},
                         Case{{"--knobs", "nosuch"}, "--knobs: unknown knob 'nosuch' (known: tile, probe, xlo, lo, "
                                                         "verify_blocks, bail, distrust, v6_pieces, v6_bail, v6_lo, "
-                                                        "v6_floor, v6_band, v6_skip_cut, v6_cut_pieces, v6_dense_cut, v6_dense_block, v6_reg, "
+                                                        "v6_floor, v6_band, v6_score_switch, v6_score_blend, v6_score_skip, "
+                                                        "v6_score_sample, v6_dense_cut, v6_dense_block, v6_reg, "
                                                         "v6_dear_floor, v6_dear_probe)"},
                         Case{{"--pilot", "v3_5", "--knobs", "distrust"}, "pilot_v3_5 does not read distrust"},
                         // `all` is every pilot with a bound: v3.5 (the first) and v6 (the only one without bail).

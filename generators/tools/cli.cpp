@@ -189,9 +189,11 @@ nlohmann::ordered_json options_json(const PilotOptions& o) {
   j["seed"] = o.seed, j["C"] = o.C, j["S"] = o.S, j["K"] = o.K, j["M"] = o.M;
   j["shrink"] = o.shrink, j["kappa"] = o.kappa, j["rho"] = o.rho;
   j["v6_pieces"] = o.v6_pieces, j["v6_bail"] = o.v6_bail, j["v6_lo"] = o.v6_lo;
-  j["v6_floor"] = o.v6_floor, j["v6_band"] = o.v6_band, j["v6_skip_cut"] = o.v6_skip_cut;
+  j["v6_floor"] = o.v6_floor, j["v6_band"] = o.v6_band;
+  j["v6_score_switch"] = o.v6_score_switch, j["v6_score_blend"] = o.v6_score_blend;
+  j["v6_score_skip"] = o.v6_score_skip, j["v6_score_sample"] = o.v6_score_sample;
   j["v6_dense_cut"] = o.v6_dense_cut;
-  j["v6_cut_pieces"] = o.v6_cut_pieces, j["v6_dense_block"] = o.v6_dense_block, j["v6_reg"] = o.v6_reg;
+  j["v6_dense_block"] = o.v6_dense_block, j["v6_reg"] = o.v6_reg;
   j["v6_dear_floor"] = o.v6_dear_floor, j["v6_dear_probe"] = o.v6_dear_probe;
   return j;
 }
@@ -667,7 +669,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                                                 "otherwise); the model's constants and d_max go on top");
   tune_app->add_option("--knobs", ta.knobs, "Comma-separated knobs to move (tile, probe, xlo, lo, verify_blocks, "
                                             "bail, distrust; v6: v6_pieces, v6_bail, v6_lo, v6_floor, v6_band, "
-                                            "v6_skip_cut, v6_cut_pieces, v6_dense_cut, v6_dense_block, v6_reg, "
+                                            "v6_score_switch, v6_score_blend, v6_score_skip, v6_score_sample, "
+                                            "v6_dense_cut, v6_dense_block, v6_reg, "
                                             "v6_dear_floor, v6_dear_probe); default: every knob the pilot reads");
   tune_app->add_option("--n", ta.n, "Elements (default: 36 tiles, as the hunt; 12288 to 2^21)")->capture_default_str()
       ->check(whole(12288, size_t{1} << 21));

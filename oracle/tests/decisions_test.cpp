@@ -64,8 +64,10 @@ TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
   EXPECT_EQ(o.v6_lo, 0.16);
   EXPECT_EQ(o.v6_floor, 0.15);
   EXPECT_EQ(o.v6_band, 0.35);
-  EXPECT_EQ(o.v6_skip_cut, 0.3);
-  EXPECT_EQ(o.v6_cut_pieces, 32u);
+  EXPECT_EQ(o.v6_score_switch, 3u);
+  EXPECT_EQ(o.v6_score_blend, 17u);
+  EXPECT_EQ(o.v6_score_skip, 6u);
+  EXPECT_EQ(o.v6_score_sample, 4u);
   EXPECT_EQ(o.v6_dense_cut, 0.07);
   EXPECT_EQ(o.v6_dense_block, 8u);
   EXPECT_EQ(o.v6_reg, 0.6);
@@ -76,8 +78,10 @@ TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
   EXPECT_EQ(p.v6_lo, o.v6_lo);
   EXPECT_EQ(p.v6_floor, o.v6_floor);
   EXPECT_EQ(p.v6_band, o.v6_band);
-  EXPECT_EQ(p.v6_skip_cut, o.v6_skip_cut);
-  EXPECT_EQ(p.v6_cut_pieces, o.v6_cut_pieces);
+  EXPECT_EQ(p.v6_score_switch, o.v6_score_switch);
+  EXPECT_EQ(p.v6_score_blend, o.v6_score_blend);
+  EXPECT_EQ(p.v6_score_skip, o.v6_score_skip);
+  EXPECT_EQ(p.v6_score_sample, o.v6_score_sample);
   EXPECT_EQ(p.v6_dense_cut, o.v6_dense_cut);
   EXPECT_EQ(p.v6_dense_block, o.v6_dense_block);
   EXPECT_EQ(p.v6_reg, o.v6_reg);
@@ -191,8 +195,9 @@ Params params(const PilotOptions& o) {
   p.B = o.B, p.D = o.D, p.seed = o.seed, p.C = o.C, p.S = o.S, p.K = o.K, p.M = o.M;
   p.shrink = o.shrink, p.kappa = o.kappa, p.rho = o.rho;
   p.v6_pieces = o.v6_pieces, p.v6_bail = o.v6_bail, p.v6_lo = o.v6_lo;
-  p.v6_floor = o.v6_floor, p.v6_band = o.v6_band, p.v6_skip_cut = o.v6_skip_cut;
-  p.v6_cut_pieces = o.v6_cut_pieces, p.v6_dense_cut = o.v6_dense_cut, p.v6_dense_block = o.v6_dense_block;
+  p.v6_floor = o.v6_floor, p.v6_band = o.v6_band, p.v6_dense_cut = o.v6_dense_cut;
+  p.v6_score_switch = o.v6_score_switch, p.v6_score_blend = o.v6_score_blend, p.v6_score_skip = o.v6_score_skip;
+  p.v6_score_sample = o.v6_score_sample, p.v6_dense_block = o.v6_dense_block;
   p.v6_reg = o.v6_reg, p.v6_dear_floor = o.v6_dear_floor, p.v6_dear_probe = o.v6_dear_probe;
   return p;
 }
@@ -576,46 +581,58 @@ TEST(Decisions, V6BlendSkipsACheapFsTileWhenItsProbeIsAboveBothHiAndLo) {
   }
 }
 
-TEST(Decisions, V6WithoutAProbeCutsItsBlendSkipAfterAPieceWithManyNonEmptyBlocksWhenDMaxIsNegative) {
-  // d_max < 0 (hi < 0): tile 256 and no probe; v6_cut_pieces 4: pieces of 4 blocks (2: pieces of 8). blend_skip
-  // runs as one run until a piece (not the last) with at least v6_skip_cut of its blocks non-empty (0.5: 2 of 4;
-  // the kernels' >=), then blend. Blocks count, not elements: one element or sixteen make a block non-empty; the
-  // first blocks count as the others (v6's probe, which used to read them, is not run).
+TEST(Decisions, V6WithoutAProbeGoesBetweenBlendSkipAndBlendOnTheSwitchScoreAndCarriesItsModeToTheNextTile) {
+  // d_max < 0 (hi < 0): no probe; tiles of 256 (16 blocks); switch 3, blend from 5, back to blend_skip from 2,
+  // every second block (1, 3, 5, ...) counted in blend. Worked by hand:
+  //  - an empty tile: block 0 switches from "non-empty" (+3 - 1 = 2), then 1, 0, ...: blend_skip throughout;
+  //  - elements in blocks 0 and 2: 0, then block 1 (+3 - 1 = 2), block 2 (+3 = 5): blend from block 3, its last
+  //    counted emptiness block 2's (non-empty); block 3 counted, empty: +1 - 3 -> 0; block 5: 1; block 7: 2: blend_skip
+  //    from block 8 with the score at 5 - 3 = 2; block 8 switches from "non-empty": 4, then 3, 2, 1, 0;
+  //  - the same and an element in block 9: block 8: 4, block 9 (+3 = 7): blend from block 10; blocks 11, 13: 0, 1;
+  //    block 15 would make 2, but it is the tile's last: no verdict, the tile ends in blend. The next tile starts in
+  //    blend (its first counted block compared with "non-empty"): block 1: 0, block 3: 1, block 5: 2: blend_skip
+  //    from block 6; a short next tile (2 blocks and 8 elements) stays in blend, its tail blended.
   PilotOptions o = small();
-  o.tile = 256, o.probe = 32, o.v6_pieces = 4, o.d_max = -0.5;
+  o.tile = 256, o.probe = 32, o.d_max = -0.5;
+  o.v6_score_switch = 3, o.v6_score_blend = 5, o.v6_score_skip = 2, o.v6_score_sample = 2;
   using S = Strategy;
   struct Row {
-    std::vector<std::pair<size_t, size_t>> blocks;  // (block, selected elements in it)
-    double cut;
-    size_t cut_pieces;
+    size_t n;
+    std::vector<size_t> blocks;  // blocks with one selected element (by index in the array)
     std::vector<maskapply::Run> want;
-    size_t bail;
   };
+  const std::vector<maskapply::Run> b_runs{{0, 48, S::blend_skip},      {48, 64, S::blend_verified},
+                                           {64, 80, S::blend},          {80, 96, S::blend_verified},
+                                           {96, 112, S::blend},         {112, 128, S::blend_verified}};
+  const auto with = [](std::vector<maskapply::Run> head, const std::vector<maskapply::Run>& tail) {
+    head.insert(head.end(), tail.begin(), tail.end());
+    return head;
+  };
+  const std::vector<maskapply::Run> c_runs = with(b_runs, {{128, 160, S::blend_skip}, {160, 176, S::blend},
+                                                          {176, 192, S::blend_verified}, {192, 208, S::blend},
+                                                          {208, 224, S::blend_verified}, {224, 240, S::blend},
+                                                          {240, 256, S::blend_verified}});
   const std::vector<Row> rows{
-      {{{0, 1}, {1, 1}}, 0.5, 4, {{0, 64, S::blend_skip}, {64, 256, S::blend}}, 64},
-      {{{2, 1}, {3, 1}}, 0.5, 4, {{0, 64, S::blend_skip}, {64, 256, S::blend}}, 64},
-      {{{2, 1}, {3, 1}}, 0.55, 4, {{0, 256, S::blend_skip}}, kNoBail},  // 2 of 4 is below 0.55
-      {{{2, 1}, {3, 1}}, 0.5, 2, {{0, 256, S::blend_skip}}, kNoBail},   // 2 of 8 is below 0.5
-      {{{2, 1}, {3, 1}, {5, 1}, {7, 1}}, 0.5, 2, {{0, 128, S::blend_skip}, {128, 256, S::blend}}, 128},
-      {{{0, 16}}, 0.5, 4, {{0, 256, S::blend_skip}}, kNoBail},           // sixteen elements, one block
-      {{{0, 1}, {4, 1}, {6, 1}}, 0.5, 4, {{0, 128, S::blend_skip}, {128, 256, S::blend}}, 128},
-      {{{5, 16}, {12, 1}, {13, 1}, {14, 1}, {15, 1}}, 0.5, 4, {{0, 256, S::blend_skip}}, kNoBail},  // the last
+      {256, {}, {{0, 256, S::blend_skip}}},
+      {256, {0, 2}, with(b_runs, {{128, 256, S::blend_skip}})},
+      {256, {0, 2, 9}, c_runs},
+      {512, {0, 2, 9},
+       with(c_runs, {{256, 272, S::blend}, {272, 288, S::blend_verified}, {288, 304, S::blend},
+                     {304, 320, S::blend_verified}, {320, 336, S::blend}, {336, 352, S::blend_verified},
+                     {352, 512, S::blend_skip}})},
+      {296, {0, 2, 9}, with(c_runs, {{256, 272, S::blend}, {272, 288, S::blend_verified}, {288, 296, S::blend}})},
   };
   for (const Row& r : rows) {
-    o.v6_skip_cut = r.cut, o.v6_cut_pieces = r.cut_pieces;
-    std::vector<uint8_t> sel(256, 0);
-    std::string where;
-    for (const auto& [b, k] : r.blocks) {
-      for (size_t i = 0; i < k; ++i) sel[16 * b + i] = 1;
-      where += " " + std::to_string(b) + ":" + std::to_string(k);
-    }
-    const std::string why = "blocks" + where + ", cut " + std::to_string(r.cut) + ", pieces " + std::to_string(r.cut_pieces);
+    std::vector<uint8_t> sel(r.n, 0);
+    std::string why = "n " + std::to_string(r.n) + ", blocks";
+    for (const size_t b : r.blocks) sel[16 * b + 5] = 1, why += " " + std::to_string(b);
     const Trace got = kernel_trace(Kernel::pilot_v6, sel, o);
     EXPECT_EQ(got.runs, r.want) << why;
-    ASSERT_EQ(got.tiles.size(), 1u);
-    EXPECT_EQ(got.tiles[0].bail, r.bail) << why;
-    EXPECT_EQ(got.tiles[0].source, CountSource::none) << why;
-    EXPECT_EQ(got.tiles[0].probed, 0u) << why;
+    for (const TileDecision& t : got.tiles) {
+      EXPECT_EQ(t.bail, kNoBail) << why;
+      EXPECT_EQ(t.source, CountSource::none) << why;
+      EXPECT_EQ(t.probed, 0u) << why;
+    }
     EXPECT_EQ(compare(decide(Pilot::v6, sel, params(o)), got), "") << why;
   }
 }
