@@ -226,28 +226,25 @@ struct Sim {
     }
     return did;
   }
-  // pilot_v6's cut run: st as one run from tile offset `from` (a piece's start) over `pieces` pieces, ending after
-  // a piece (not before piece `first`, not the last) that is at least `cut` full (blocks: of its len / 16 blocks
-  // non-empty; else of its len elements selected); `then` on the rest (the tile's bail when from is 0).
-  void cut_run(TileDecision& d, size_t pieces, size_t from, size_t first, bool blocks, double cut, Strategy st,
-               Strategy then) {
-    const size_t size = d.end - d.begin;
+  // A cheap f's compact_skip from `from` (docs/pilot_v6.md): one compact_skip run from tile offset `from` (a piece's
+  // start) over the pieces, ending after a piece (not piece 0, not the last) with at least `cut` of its elements
+  // selected; blend_skip on the rest (the tile's bail when from is 0).
+  void skip_to_blend_skip(TileDecision& d, size_t from, double cut) {
+    const size_t size = d.end - d.begin, pieces = v6_piece_count(o, size);
     const size_t len = verify_len(size, pieces), nb = verify_count(size, pieces);
     size_t did = size;
-    for (size_t k = std::max(from / len, first); k + 1 < nb; ++k) {
+    for (size_t k = std::max<size_t>(from / len, 1); k + 1 < nb; ++k) {
       const size_t b = k * len, e = b + len;
       const SpanStats ps = s.stats(d.begin + b, d.begin + e);
-      const double full = blocks ? static_cast<double>(ps.blocks - ps.empty_blocks) / static_cast<double>(len / 16)
-                                 : static_cast<double>(ps.selected + ps.tail_selected) / static_cast<double>(len);
-      if (full >= cut) {
+      if (static_cast<double>(ps.selected + ps.tail_selected) / static_cast<double>(len) >= cut) {
         did = e;
         break;
       }
     }
-    run(d.begin + from, d.begin + did, st);
+    run(d.begin + from, d.begin + did, Strategy::compact_skip);
     if (did < size) {
       if (from == 0) d.bail = d.begin + did;
-      run(d.begin + did, d.end, then);
+      run(d.begin + did, d.end, Strategy::blend_skip);
     }
   }
   // pilot_v6's tile when d_max < 0 (docs/pilot_v6.md): blend_skip and blend on the switch score, a verdict after
@@ -279,11 +276,6 @@ struct Sim {
       }
     }
     run(from, d.end, blending ? Strategy::blend : Strategy::blend_skip);
-  }
-  // A cheap f's compact_skip from `from` (docs/pilot_v6.md): blend_skip after a piece but piece 0 with cut of its
-  // elements selected.
-  void skip_to_blend_skip(TileDecision& d, size_t from, double cut) {
-    cut_run(d, v6_piece_count(o, d.end - d.begin), from, 1, false, cut, Strategy::compact_skip, Strategy::blend_skip);
   }
   // pilot_v6's one-pass detour (a dear f): one detour run from tile offset `from` (a piece's start) over the pieces,
   // ending after a piece (not the last) that has registers beginning at or after the probe's end and fewer than
