@@ -150,6 +150,25 @@ std::vector<std::pair<Pattern, std::string>> threshold_seeds(const Scorer& sc, s
       add(make(T, s), "verify blocks above bail*d_max up to block " + std::to_string(k) + ", then below");
     }
   }
+  // pilot_v6's switch score (d_max < 0, no probe): after the calibration region a burst of alternating blocks sets
+  // it off into blend; then one selected element every k blocks, k around the blocks blend runs before it has
+  // counted v6_score_skip empty ones (v6_score_sample x v6_score_skip), shifted by 0 .. v6_score_sample - 1
+  // blocks against the counted ones: blend runs the empty blocks between them, and blend_skip, restarting one
+  // switch short of blend, goes straight back at the next element.
+  if (sc.pilot() == Kernel::pilot_v6 && c.hi < 0) {
+    const uint64_t region = std::min<uint64_t>(n, o.calib_blocks * o.calib_len);
+    const uint64_t per_pair = o.v6_score_switch > 0 ? 2 * o.v6_score_switch - 1 : 1;
+    const uint64_t pairs = o.v6_score_blend / per_pair + 2, span = o.v6_score_sample * o.v6_score_skip;
+    for (uint64_t k = span > 2 ? span - 2 : 1; k <= span + 8; ++k)
+      for (uint64_t shift = 0; shift < std::min<uint64_t>(o.v6_score_sample, 4); ++shift) {
+        Segs segs{reg(region, 0)};
+        for (uint64_t q = 0; q < pairs; ++q) segs.push_back(exact(16, 1)), segs.push_back(reg(16, 0));
+        segs.push_back(reg(16 * shift, 0));
+        segs.push_back(reg(0, 1.0 / static_cast<double>(16 * k))), segs.back().rest = true;
+        add(make(n, segs), "switch score: a burst, then one element every " + std::to_string(k) + " blocks (shift " +
+                               std::to_string(shift) + ")");
+      }
+  }
   // A sentinel: only the last (or first) element of the tile.
   add(make(T, {reg(T - 1, 0), reg(1, 1)}), "last-element sentinel");
   add(make(T, {reg(1, 1), reg(T - 1, 0)}), "first-element sentinel");

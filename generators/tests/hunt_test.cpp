@@ -156,6 +156,27 @@ TEST(Adversary, steersEachPilotIntoEachOfItsBranches) {
   EXPECT_TRUE(previous);
 }
 
+TEST(Seeds, setPilotV6sSwitchScoreOffAndKeepItsBlendOnEmptyBlocksForSqrt) {
+  // pilot_v6 with d_max < 0 (sqrt under m5) runs the switch score: the seeds that set it off into blend and then
+  // place one element every k blocks reach 1.994 of its certified 2.249 (without them the hunt's seeds reached 1.117
+  // and its adversary 1.507). Each is scored as the hunt scores it; the other pilots get none of them.
+  const CostModel m = CostModel::m5();
+  Scorer sc(Kernel::pilot_v6, Fn::sqrt, m, model_options(m, Fn::sqrt));
+  double best = 0;
+  size_t seeds = 0;
+  for (const auto& [p, why] : threshold_seeds(sc)) {
+    if (why.rfind("switch score:", 0) != 0) continue;
+    ++seeds;
+    Summary s;
+    s.assign(p, kHuntN);
+    best = std::max(best, sc.score(s).regret);
+  }
+  EXPECT_EQ(seeds, 44u);
+  EXPECT_GT(best, 1.99);
+  const Scorer v3(Kernel::pilot_v3, Fn::sqrt, m, model_options(m, Fn::sqrt));
+  for (const auto& [p, why] : threshold_seeds(v3)) EXPECT_NE(why.rfind("switch score:", 0), 0u) << why;
+}
+
 TEST(Seeds, giveThePilotTheProbeCountTheyNameAtTheProbeItDecidesBy) {
   // threshold_seeds, aimed at the options the pilot decides by (Scorer::decides_by): each "probe count k, rest 0" seed,
   // spread or packed, is a tile whose probe the pilot counts as k. pilot_v6 with a dear f (sin35) probes 128
