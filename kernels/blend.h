@@ -141,12 +141,13 @@ size_t blend_verified(float* a, size_t n, F f, M mask, double d_max, size_t bloc
   return blend_verified(a, n, f, mask, d_max, blocks, bail, w);
 }
 
-// pilot_v6's switch score (d_max < 0; docs/pilot_v6.md): the constants of blend_switch_scored.
+// pilot_v6's switch score (d_max < 0; docs/pilot_v6.md): the constants of blend_switch_scored (their defaults are
+// PilotOptions' v6_score_*).
 struct SwitchScore {
-  size_t sw = 3;       // what a switch adds to the score (an empty block takes 1 off)
-  size_t to_blend = 17;  // blend_skip hands over to blend at this score
-  size_t to_skip = 6;    // blend hands back to blend_skip at this score
-  size_t sample = 4;     // blend counts one block in this many (the tile's blocks sample - 1, 2 sample - 1, ...)
+  size_t sw;        // what a switch adds to the score (an empty block takes 1 off)
+  size_t to_blend;  // blend_skip hands over to blend at this score
+  size_t to_skip;   // blend hands back to blend_skip at this score
+  size_t sample;    // blend counts one block in this many (the blocks sample - 1, 2 sample - 1, ... of [a, a+n))
   // The score blend_skip starts from after blend: one switch short of blend again.
   size_t probation() const { return to_blend > sw ? to_blend - sw : 0; }
 };
@@ -157,11 +158,10 @@ struct SwitchScore {
 // 0; at s.to_blend or more blend runs from the next block, its score at 0. In blend the blocks at tile-relative
 // index sample - 1 (mod sample) are counted; the score goes up by 1 when such a block is empty and down by s.sw when
 // its emptiness differs from the counted block's before it (the first compared with the last block blend_skip ran,
-// or at the start of [a, a+n) with "non-empty"), never below 0;
-// at s.to_skip or more a new blend_skip run starts at the next block with the score at s.probation(). The last
-// n % 16 elements are finished by the mode they come in. told(begin, end, strategy) is told every non-empty run in
-// order: blend_skip, blend, and each counted block as blend_verified. Returns the mode it ends in (true: blend). Never
-// reads or writes outside [a, a+n).
+// or at the start of [a, a+n) with "non-empty"), never below 0; at s.to_skip or more a new blend_skip run starts
+// at the next block with the score at s.probation(). The last n % 16 elements are finished by the mode they come
+// in. told(begin, end, strategy) is told every non-empty run in order: blend_skip, blend, and each counted block as
+// blend_verified. Returns the mode it ends in (true: blend). Never reads or writes outside [a, a+n).
 template <class F, class M, class W, class Report>
 bool blend_switch_scored(float* a, size_t n, F f, M mask, const SwitchScore& s, bool blend, W&& w, Report&& told) {
   const auto report = [&](size_t begin, size_t end, Strategy st) {
@@ -169,6 +169,7 @@ bool blend_switch_scored(float* a, size_t n, F f, M mask, const SwitchScore& s, 
   };
   const size_t body = detail::block_floor(n), blocks = body / detail::kBlock;
   const size_t sample = std::max<size_t>(1, s.sample);
+  size_t next_counted = sample - 1;  // the next block blend would count (a compare per block, not a division)
   size_t score = 0, from = 0;  // the score; where the run being built began
   bool prev_empty = false;     // blend_skip: the block before (at a run's start: "non-empty")
   bool counted_empty = false;  // blend: the last counted block (or blend_skip's last; none: "non-empty")
@@ -176,7 +177,8 @@ bool blend_switch_scored(float* a, size_t n, F f, M mask, const SwitchScore& s, 
   for (size_t g = 0; g < blocks; ++g) {
     float* p = a + g * detail::kBlock;
     const detail::Block b = detail::load_block(p, mask);
-    const bool verdict = g + 1 < blocks;
+    const bool verdict = g + 1 < blocks, counted = g == next_counted;
+    if (counted) next_counted += sample;
     if (!blend) {
       const bool before = prev_empty;
       const bool empty = detail::skip_block(b, prev_empty, w);
@@ -188,7 +190,7 @@ bool blend_switch_scored(float* a, size_t n, F f, M mask, const SwitchScore& s, 
       }
       continue;
     }
-    if (g % sample == sample - 1) {
+    if (counted) {
       const bool empty = !detail::block_any(b);
       w.work(Work::counted, 4);
       detail::blend_store(p, b, f, w);
