@@ -721,14 +721,42 @@ struct Block {
   uint8_t a = 0, ne = 0;
 };
 
+// The value arrays of stages that have ended, handed to stages that start later, to the next run and to the next
+// tile program. A tile program may have a stage per block (pilot_v6's switch score: 2 x 256), each array up to
+// NO x 2 x its counter's size; allocated afresh, every page of every array was a page fault, and zeroing them took
+// as long as the program itself (sys time 42 % of sqrt's bound).
+class ArrPool {
+ public:
+  // v sized n, every value kNeg, on a recycled array when v has none of its own.
+  void fill(std::vector<double>& v, size_t n) {
+    if (v.capacity() < n && !free_.empty()) std::swap(v, free_.back()), free_.pop_back();
+    v.assign(n, kNeg);
+  }
+  void give(std::vector<double>& v) {
+    if (v.capacity() != 0) free_.push_back(std::move(v));
+    v = {};
+  }
+
+ private:
+  std::vector<std::vector<double>> free_;
+};
+
 // One tile's dynamic program, for one entry boundary state (END / BS, previous block empty), giving the best
 // value per exit (boundary state x label); with witness, also the blocks of the best path to `want`.
 class TileDP {
  public:
   // forced: the tile's blocks when the adversary's choice is fixed (bound_objective_of), else null.
-  TileDP(const TileModel& t, const Costs& c, const CostModel& m, Fn f, double lambda, const Block* forced = nullptr)
-      : t_(t), c_(c), lambda_(lambda), forced_(forced) {
+  TileDP(const TileModel& t, const Costs& c, const CostModel& m, Fn f, double lambda, ArrPool& pool,
+         const Block* forced = nullptr)
+      : t_(t), c_(c), lambda_(lambda), forced_(forced), pool_(pool) {
     for (const Stage& s : t_.stages) pilot_.push_back(terms(m, f, s.s));
+  }
+  TileDP(const TileDP&) = delete;
+  TileDP& operator=(const TileDP&) = delete;
+  ~TileDP() {  // the witness's kept arrays go back to the pool, for the next tile's witness
+    for (auto* kept : {&post_, &pre_})
+      for (Kept& k : *kept)
+        for (auto& sa : k) pool_.give(sa.second.v);
   }
   std::vector<double> run(size_t entry, bool keep = false);
   std::vector<Block> backtrack(size_t exit_index);
@@ -742,9 +770,22 @@ class TileDP {
   const Costs& c_;
   double lambda_;
   const Block* forced_;
+  ArrPool& pool_;
   std::vector<StrategyTerms> pilot_;
+  // step's scratch (reused: step runs once per stage and block).
+  mutable std::vector<double> any_, gi_;
+  mutable std::vector<size_t> nx_;
   bool keep_ = false;
-  std::vector<std::vector<Arr>> post_, pre_;  // per boundary j, per stage (kept for the witness)
+  // Kept for the witness, per boundary j: the live stages' arrays (post_: before block j, pre_: the stages ending
+  // at j before they route), in stage order. Only the live ones: a stage per block made a dense table of every
+  // stage at every boundary the witness's whole cost.
+  using Kept = std::vector<std::pair<size_t, Arr>>;
+  std::vector<Kept> post_, pre_;
+  static const Arr& kept(const Kept& k, size_t si) {
+    for (const auto& [s, a] : k)
+      if (s == si) return a;
+    throw std::logic_error("maskapply bound: no kept array for a stage on the witness's path");
+  }
   std::vector<double> exits_;
 
   void step(size_t si, size_t j, const Arr& in, Arr& out) const;
@@ -782,9 +823,10 @@ void TileDP::step(size_t si, size_t j, const Arr& in, Arr& out) const {
   const Stage& s = t_.stages[si];
   const Ctr& ct = s.ctr;
   const size_t L = ct.size();
-  out.v.assign(NO * 2 * L, kNeg);
+  pool_.fill(out.v, NO * 2 * L);
   for (auto& x : out.alive) x[0] = x[1] = false;
-  std::vector<double> any(2 * L, kNeg);  // the best over oracle states: where a new run may start
+  std::vector<double>& any = any_;  // the best over oracle states: where a new run may start
+  any.assign(2 * L, kNeg);
   bool any_alive[2] = {false, false};
   for (size_t o = 0; o < NO; ++o)
     for (int pe = 0; pe < 2; ++pe) {
@@ -795,8 +837,9 @@ void TileDP::step(size_t si, size_t j, const Arr& in, Arr& out) const {
       for (size_t i = 0; i < L; ++i) d[i] = std::max(d[i], src[i]);
     }
   const StrategyTerms& p = pilot_[si];
-  std::vector<double> gi(L);
-  std::vector<size_t> nx(L);
+  std::vector<double>& gi = gi_;
+  std::vector<size_t>& nx = nx_;
+  gi.resize(L), nx.resize(L);
   for (unsigned a = 0; a <= 16; ++a) {
     if (forced_ && forced_[j].a != a) continue;
     const unsigned ca = s.counted(a);
@@ -848,26 +891,25 @@ std::vector<double> TileDP::run(size_t entry, bool keep) {
   exits_.assign(4 * t_.labels, kNeg);
   std::vector<Arr> cur(S), nxt(S);
   std::vector<bool> live(S, false);
-  if (keep) post_.assign(G + 1, std::vector<Arr>(S)), pre_.assign(G + 1, std::vector<Arr>(S));
+  if (keep) post_.assign(G + 1, {}), pre_.assign(G + 1, {});
   const size_t eo = entry / 2 ? BS : END;
   const bool epe = entry % 2;
   for (size_t si = 0; si < S; ++si) {
     const Stage& s = t_.stages[si];
     if (s.b0 != 0) continue;
-    cur[si].v.assign(NO * 2 * s.ctr.size(), kNeg);
+    pool_.fill(cur[si].v, NO * 2 * s.ctr.size());
     cur[si].v[(eo * 2 + epe) * s.ctr.size() + s.ctr.from_count(0)] = t_.init;
     cur[si].alive[eo][epe] = true;
     live[si] = true;
   }
   for (size_t j = 0; j < G; ++j) {
-    if (keep)
-      for (size_t si = 0; si < S; ++si)
-        if (live[si]) post_[j][si] = cur[si];
     std::vector<bool> nlive(S, false), stepped(S, false);
     for (size_t si = 0; si < S; ++si) {
       if (!live[si] || t_.stages[si].b1 <= j) continue;
       step(si, j, cur[si], nxt[si]);
       stepped[si] = true;
+      // The witness keeps the stage's state before block j (moved: step no longer needs it).
+      if (keep) post_[j].emplace_back(si, std::move(cur[si]));
     }
     // Boundary j + 1: stages that end here route their counts; the others carry on.
     for (size_t si = 0; si < S; ++si)
@@ -876,7 +918,6 @@ std::vector<double> TileDP::run(size_t entry, bool keep) {
       if (!stepped[si]) continue;
       const Stage& s = t_.stages[si];
       if (s.b1 != j + 1) continue;
-      if (keep) pre_[j + 1][si] = nxt[si];
       const size_t L = s.ctr.size();
       for (size_t o = 0; o < NO; ++o)
         for (int pe = 0; pe < 2; ++pe) {
@@ -896,7 +937,7 @@ std::vector<double> TileDP::run(size_t entry, bool keep) {
               const Stage& ts = t_.stages[ti];
               Arr& dst = cur[ti];
               if (!nlive[ti]) {
-                dst.v.assign(NO * 2 * ts.ctr.size(), kNeg);
+                pool_.fill(dst.v, NO * 2 * ts.ctr.size());
                 for (auto& x : dst.alive) x[0] = x[1] = false;
                 nlive[ti] = true;
               }
@@ -906,14 +947,18 @@ std::vector<double> TileDP::run(size_t entry, bool keep) {
             });
           }
         }
+      // The stage has ended: the witness keeps its state before routing; else its arrays go back to the pool.
+      if (keep) pre_[j + 1].emplace_back(si, std::move(nxt[si]));
+      pool_.give(nxt[si].v), pool_.give(cur[si].v);
     }
     live = nlive;
   }
+  for (size_t si = 0; si < S; ++si) pool_.give(cur[si].v), pool_.give(nxt[si].v);
   return exits_;
 }
 
 std::vector<Block> TileDP::backtrack(size_t exit_index) {
-  const size_t G = t_.blocks, S = t_.stages.size();
+  const size_t G = t_.blocks;
   const size_t label = exit_index % t_.labels, x = exit_index / t_.labels;
   std::vector<Block> out(G);
   // The state at boundary j (before routing when at a stage's end).
@@ -923,15 +968,17 @@ std::vector<Block> TileDP::backtrack(size_t exit_index) {
     double best = kNeg;
     size_t bs = 0, bo = 0, bi = 0;
     int bpe = 0;
-    for (size_t s2 = 0; s2 < S; ++s2) {
+    for (const auto& kv : pre_[j]) {
+      const size_t s2 = kv.first;  // not a structured binding: the lambda below captures it (clang 14)
+      const Arr& arr = kv.second;
       const Stage& s = t_.stages[s2];
-      if (s.b1 != j || pre_[j][s2].v.empty()) continue;
+      if (s.b1 != j || arr.v.empty()) continue;
       const size_t L = s.ctr.size();
       for (size_t oo = 0; oo < NO; ++oo)
         for (int p = 0; p < 2; ++p) {
-          if (!pre_[j][s2].alive[oo][p]) continue;
+          if (!arr.alive[oo][p]) continue;
           for (size_t ii = 0; ii < L; ++ii) {
-            const double v = pre_[j][s2].v[(oo * 2 + p) * L + ii];
+            const double v = arr.v[(oo * 2 + p) * L + ii];
             if (v == kNeg) continue;
             s.route(s.ctr.rep(ii), [&](int target, size_t count, double extra) {
               if (accept(target, count, oo, p) && v + extra > best) best = v + extra, bs = s2, bo = oo, bi = ii, bpe = p;
@@ -948,7 +995,7 @@ std::vector<Block> TileDP::backtrack(size_t exit_index) {
   for (size_t j = G; j-- > 0;) {
     // (si, o, pe, i) after block j (pre-route at j + 1). Find its predecessor at boundary j.
     const Stage& s = t_.stages[si];
-    const Arr& in = post_[j][si];
+    const Arr& in = kept(post_[j], si);
     const size_t L = s.ctr.size();
     const StrategyTerms& p = pilot_[si];
     double best = kNeg;
@@ -1034,6 +1081,7 @@ struct Setting {
   Chain chain;
   size_t region, tiles, full_blocks, last_blocks;
   std::map<std::pair<int, size_t>, TileModel> models;
+  ArrPool pool;  // the tile programs' arrays, across tiles, runs and Dinkelbach's iterations
   Setting(Kernel k, Fn fn, const CostModel& mm, const PilotOptions& oo, size_t nn)
       : pilot(k), f(fn), m(mm), o(as_run(k, oo)), n(nn), rules(k, o), classes(rules), costs(mm, fn) {
     chain.pilot = k, chain.D = o.distrust, chain.classes = classes.keys.size();
@@ -1067,7 +1115,7 @@ Solved solve(Setting& st, double lambda, bool witness, const std::vector<Block>*
     auto it = tr.find(key);
     if (it != tr.end()) return it->second;
     const TileModel& tm = st.model(mode, blocks);
-    TileDP dp(tm, st.costs, st.m, st.f, lambda, forced ? forced->data() + block_at : nullptr);
+    TileDP dp(tm, st.costs, st.m, st.f, lambda, st.pool, forced ? forced->data() + block_at : nullptr);
     std::array<std::vector<double>, 4> t;
     for (size_t e = 0; e < 4; ++e) t[e] = dp.run(e);
     return tr.emplace(key, std::move(t)).first->second;
@@ -1119,7 +1167,7 @@ Solved solve(Setting& st, double lambda, bool witness, const std::vector<Block>*
     const auto key = std::tuple{mode, blocks, b.entry, x * tm.labels + b.label};
     auto it = memo.find(key);
     if (it == memo.end()) {
-      TileDP dp(tm, st.costs, st.m, st.f, lambda);
+      TileDP dp(tm, st.costs, st.m, st.f, lambda, st.pool);
       dp.run(b.entry, true);
       it = memo.emplace(key, dp.backtrack(x * tm.labels + b.label)).first;
     }
