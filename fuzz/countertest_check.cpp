@@ -13,11 +13,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <regex>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "pattern_file.h"
 #include "regret_eval.h"
 
 namespace fs = std::filesystem;
@@ -49,7 +50,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "countertest_check: no .pattern file given\n");
     return 2;
   }
-  const std::regex head(R"(# model regret ([0-9.]+) .*for (pilot_v[0-9_]+), f = ([a-z0-9_]+), model m5, n = ([0-9]+))");
   int status = 0;
   size_t passed = 0, failed = 0;
   for (const fs::path& p : files) {
@@ -57,17 +57,17 @@ int main(int argc, char** argv) {
     std::stringstream text;
     text << in.rdbuf();
     const std::string s = text.str();
-    std::smatch m;
-    const auto kernel = std::regex_search(s, m, head) ? kernel_from_name(m[2].str()) : std::nullopt;
-    const auto f = kernel ? fn_from_name(m[3].str()) : std::nullopt;
+    const std::optional<gen::hunt::Head> h = gen::hunt::read_head(s);
+    const auto kernel = h && h->model == "m5" ? kernel_from_name(h->pilot) : std::nullopt;
+    const auto f = kernel ? fn_from_name(h->f) : std::nullopt;
     const gen::ParseResult r = gen::parse_pattern(s);
     std::string error;
     if (!kernel || !f) error = "no `# model regret R ... for PILOT, f = F, model m5, n = N` line";
     else if (!r) error = r.error().message();
     double now = 0, recorded = 0;
     if (error.empty()) {
-      recorded = std::stod(m[1].str());
-      const fuzz::RegretEval e = fuzz::evaluate_regret(*kernel, *f, r.pattern(), std::stoul(m[4].str()));
+      recorded = std::stod(h->regret);
+      const fuzz::RegretEval e = fuzz::evaluate_regret(*kernel, *f, r.pattern(), h->n);
       now = e.regret.vs_oracle;
       if (!e.trace_error.empty()) error = "trace: " + e.trace_error;
       else if (strict && std::fabs(now - recorded) > 5e-4 * recorded)
@@ -75,8 +75,8 @@ int main(int argc, char** argv) {
     }
     if (error.empty()) {
       ++passed;
-      std::printf("%-60s %s %s: recorded %.4f, now %.4f%s\n", p.filename().c_str(), m[2].str().c_str(),
-                  m[3].str().c_str(), recorded, now, std::fabs(now - recorded) > 5e-4 * recorded ? "  (moved)" : "");
+      std::printf("%-60s %s %s: recorded %.4f, now %.4f%s\n", p.filename().c_str(), h->pilot.c_str(),
+                  h->f.c_str(), recorded, now, std::fabs(now - recorded) > 5e-4 * recorded ? "  (moved)" : "");
     } else {
       ++failed;
       status = 1;

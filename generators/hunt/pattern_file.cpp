@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "pattern_file.h"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -115,6 +116,39 @@ std::string model_hash(const CostModel& m) {
   char buf[40];
   std::snprintf(buf, sizeof buf, "fnv1a64:%016llx", static_cast<unsigned long long>(h));
   return buf;
+}
+
+std::optional<Head> read_head(const std::string& text) {
+  const std::string line = text.substr(0, text.find('\n'));
+  const std::string lead = "# model regret ";
+  if (line.rfind(lead, 0) != 0) return std::nullopt;
+  Head h;
+  size_t at = lead.size();
+  while (at < line.size() && (std::isdigit(static_cast<unsigned char>(line[at])) || line[at] == '.')) h.regret += line[at++];
+  // The fields after the last " for pilot_v": each up to its ", NAME = " separator (names hold no comma).
+  size_t p = line.rfind(" for pilot_v");
+  if (h.regret.empty() || p == std::string::npos || p < at) return std::nullopt;
+  p += 5;
+  const auto field = [&](const std::string& sep, std::string* out) {
+    const size_t q = line.find(sep, p);
+    if (q == std::string::npos) return false;
+    *out = line.substr(p, q - p), p = q + sep.size();
+    return !out->empty();
+  };
+  std::string n;
+  if (!field(", f = ", &h.pilot) || !field(", model ", &h.f) || !field(", n = ", &h.model)) return std::nullopt;
+  while (p < line.size() && std::isdigit(static_cast<unsigned char>(line[p]))) n += line[p++];
+  if (n.empty() || n.size() > 12) return std::nullopt;
+  h.n = std::stoull(n);
+  return h;
+}
+
+std::string read_reproduce(const std::string& text) {
+  const std::string lead = "\n# reproduce: maskapply ";
+  const size_t p = text.find(lead);
+  if (p == std::string::npos) return {};
+  const size_t b = p + lead.size();
+  return text.substr(b, text.find('\n', b) - b);
 }
 
 std::string pattern_file(const Find& f, const FileInfo& i) {

@@ -41,6 +41,16 @@ std::string fixed(double x, int digits);
 // models with the same constants and name have the same hash, whatever file they were read from.
 std::string model_hash(const CostModel& m);
 
+// The first line as pattern_file writes it, "# model regret R (...) for PILOT, f = F, model M, n = N": R as written
+// (4 decimals), PILOT, F, M and N; nullopt when the text does not start with such a line.
+struct Head {
+  std::string regret, pilot, f, model;
+  size_t n = 0;
+};
+std::optional<Head> read_head(const std::string& text);
+// ARGS of the `# reproduce: maskapply ARGS` line ("check --pattern ..."); empty when there is none.
+std::string read_reproduce(const std::string& text);
+
 // What a pattern file records for `maskapply check` (each part absent in files written before it existed).
 struct Recorded {
   std::optional<PilotOptions> options;  // `# options:`, d_max from `# d_max:` when present

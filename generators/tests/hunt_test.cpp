@@ -9,6 +9,7 @@
 #include <set>
 #include <tuple>
 
+#include "pattern_file.h"
 #include "search.h"
 
 namespace maskapply::gen::hunt {
@@ -251,6 +252,34 @@ TEST(SeedAware, aimsAtPilotV5sProbeBlocksFromItsSeedAndOnlyThen) {
   EXPECT_EQ(r.seed_aware, a0.front().score.regret);
   ASSERT_FALSE(r.finds.empty());
   EXPECT_EQ(r.finds.front().pattern.segments, a0.front().pattern.segments);
+}
+
+// countertest_check and generators_countertests_test read a file's figures from its first line: read_head gives
+// back what pattern_file wrote, and refuses a line that is not one.
+TEST(PatternFile, headGivesBackTheFiguresPatternFileWroteAndRefusesAnyOtherFirstLine) {
+  Find f;
+  f.pattern = Pattern{};
+  f.score.regret = 2.24904984, f.score.vs_fixed = 1.5;
+  FileInfo i;
+  i.pilot = Kernel::pilot_v3_5, i.f = Fn::sin10, i.n = 98304, i.path = "corpus/x.pattern", i.found_by = "a test";
+  const std::string text = pattern_file(f, i);
+  const auto h = read_head(text);
+  ASSERT_TRUE(h) << text;
+  EXPECT_EQ(h->regret, "2.2490");
+  EXPECT_EQ(h->pilot, "pilot_v3_5");
+  EXPECT_EQ(h->f, "sin10");
+  EXPECT_EQ(h->model, "m5");
+  EXPECT_EQ(h->n, 98304u);
+  EXPECT_EQ(read_reproduce(text), "check --pattern corpus/x.pattern --f sin10 --model m5 --kernel pilot_v3_5");
+  const std::string first = text.substr(0, text.find('\n'));
+  const std::vector<std::string> bads{
+      std::string("\n") + text, "# model regret  (x) for pilot_v4, f = sqrt, model m5, n = 64",
+        "# model regret 1.5 (x) for pilot_v4, f = sqrt, model m5, n = ", "# model regret 1.5 (x) for pilot_v4, model m5, n = 64",
+        "# model regret 1.5 (x) for pilot_v4, f = , model m5, n = 64", "# model regret 1.5 (x) for blend, f = sqrt, model m5, n = 64",
+      first.substr(0, first.rfind(", n = ")) + "\n", std::string("# found by ") + first};
+  for (const std::string& bad : bads)
+    EXPECT_FALSE(read_head(bad).has_value()) << bad;
+  EXPECT_EQ(read_reproduce("# model regret 1.0 for pilot_v4\nlength 16\n"), "");
 }
 
 }  // namespace
