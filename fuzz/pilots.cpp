@@ -41,10 +41,11 @@
 //       1.5]), distrust (0..20)
 //   u8  d_max: < 12 picks {-1, -0.01, 0, 0.014, 0.1, 0.16, 0.5, 0.75, 0.9, 0.99, 1, 1.5}, else f64 in [-2, 2]
 //   u64 v5's probe seed, only when option flag bit 2 is set (else 0, the default)
-//   14 x u8 pilot_v6's options, only when option flag bit 3 is set and the pilot is pilot_v6 (else its defaults),
+//   15 x u8 pilot_v6's options, only when option flag bit 3 is set and the pilot is pilot_v6 (else its defaults),
 //       in this order: v6_pieces, v6_bail, v6_lo, v6_floor, v6_band, v6_score_switch, v6_dense_cut,
-//       v6_score_blend, v6_dense_block, v6_reg, v6_dear_floor, v6_dear_probe, v6_score_skip, v6_score_sample
-//       (the sixth and eighth were v6_skip_cut and v6_cut_pieces until 2026-12-06); each below 64 keeps the default,
+//       v6_score_blend, v6_dense_block, v6_reg, v6_dear_floor, v6_dear_probe, v6_score_skip, v6_score_sample,
+//       v6_cheap_probe (the sixth and eighth were v6_skip_cut and v6_cut_pieces until 2026-12-06; the fifteenth
+//       since 2026-12-06); each below 64 keeps the default,
 //       else s - 64 = 0 .. 191 picks a value at and beyond its range's ends (consume_v6_options)
 //   u32 n (mod min(100000, calibration + 20 tiles) + 1; `pilots`: then mod 2049 when above 2048)
 //   u8  misalignment (mod 16)
@@ -130,6 +131,7 @@ void consume_v6_options(FuzzedDataProvider& p, PilotOptions& o) {
   if (const int s = byte(); s >= 0) o.v6_dear_probe = 1 + static_cast<size_t>(s) % 320;
   if (const int s = byte(); s >= 0) o.v6_score_skip = 1 + static_cast<size_t>(s) % 40;
   if (const int s = byte(); s >= 0) o.v6_score_sample = 1 + static_cast<size_t>(s) % 17;
+  if (const int s = byte(); s >= 0) o.v6_cheap_probe = 1 + static_cast<size_t>(s) % 320;
 }
 
 }  // namespace

@@ -64,6 +64,7 @@ struct PilotOptions {
   size_t v6_dense_block = 8;   // a cheap f: the one-pass compact ends after a block this full, then blend_skip
   double v6_reg = 0.6;         // a dear f: the one-pass detour ends at a piece with fewer of its registers non-empty
   size_t v6_dear_probe = 128;  // a dear f: pilot_v6 probes min(probe, v6_dear_probe) elements (and counts by it)
+  size_t v6_cheap_probe = 96;  // a cheap f (0 <= d_max < v6_band): min(probe, v6_cheap_probe) elements
 
   // What a removed option's name gets from the files that read options (empty: not a removed one).
   static std::string retired(std::string_view name) {
@@ -85,6 +86,7 @@ struct PilotOptions {
     if (v6_score_blend > 1000 || v6_score_skip > 1000 || v6_score_switch > 1000)
       return "v6_score_switch, v6_score_blend and v6_score_skip must be at most 1000";
     if (v6_dear_probe == 0) return "v6_dear_probe must be positive";
+    if (v6_cheap_probe == 0) return "v6_cheap_probe must be positive";
     if (!std::isfinite(xlo) || !std::isfinite(lo) || !std::isfinite(bail) || !std::isfinite(B) || !std::isfinite(D) ||
         !std::isfinite(v6_bail) || !std::isfinite(v6_lo) || !std::isfinite(v6_floor) ||
         !std::isfinite(v6_dear_floor) || !std::isfinite(v6_band) || !std::isfinite(v6_dense_cut))
@@ -486,13 +488,13 @@ void pilot_v4(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
 // off per empty block; blend from v6_score_blend, back to blend_skip from v6_score_skip, one block in
 // v6_score_sample counted in blend), the first decided tile starting in blend_skip and each next one in the mode
 // the one before ended in (the only memory between tiles); what decides is read by the work the tile needs anyway
-// and one counted block in v6_score_sample. A dear f's probe is min(probe, v6_dear_probe) elements, and hi, xlo,
-// lo, v6_lo and the pieces are counted over it.
+// and one counted block in v6_score_sample. A dear f's probe is min(probe, v6_dear_probe) elements, a cheap f's
+// (0 <= d_max < v6_band) min(probe, v6_cheap_probe), and hi, xlo, lo, v6_lo and the pieces are counted over it.
 template <class F, class M, class Obs = NullObserver>
 void pilot_v6(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions& o = {}, Obs&& obs = {}) {
   detail::Pilot p(a, n, f, mask, ws, o, obs);
-  const auto probe_of = [&](double d_max) {  // a dear f's probe is shorter
-    return d_max < o.v6_band ? o.probe : std::min(o.probe, o.v6_dear_probe);
+  const auto probe_of = [&](double d_max) {  // a dear or a cheap f's probe is shorter
+    return d_max < 0 ? o.probe : std::min(o.probe, d_max < o.v6_band ? o.v6_cheap_probe : o.v6_dear_probe);
   };
   bool blend = false;  // d_max < 0: the mode the tile before ended in
   p.for_each_tile([&](detail::Tile& t) {

@@ -85,6 +85,7 @@ std::string to_text(const Case& c, std::string_view comment) {
     << " v6_score_sample=" << o.v6_score_sample << " v6_dense_cut=" << num(o.v6_dense_cut)
     << " v6_dense_block=" << o.v6_dense_block << " v6_reg=" << num(o.v6_reg)
     << " v6_dear_floor=" << num(o.v6_dear_floor) << " v6_dear_probe=" << o.v6_dear_probe
+    << " v6_cheap_probe=" << o.v6_cheap_probe
     << " d_max=" << (o.d_max ? num(*o.d_max) : std::string("timed")) << "\n";
   if (c.workspace) {
     char g[24];
@@ -185,6 +186,7 @@ CaseParse parse_case(std::string_view text) {
         else if (k == "v6_reg") ok = parse_double(v, o.v6_reg);
         else if (k == "v6_dear_floor") ok = parse_double(v, o.v6_dear_floor);
         else if (k == "v6_dear_probe") ok = parse_size(v, o.v6_dear_probe);
+        else if (k == "v6_cheap_probe") ok = parse_size(v, o.v6_cheap_probe);
         else if (k == "d_max") {
           double d = 0;
           if (v == "timed") o.d_max.reset();

@@ -45,6 +45,7 @@ std::string check_decisions(Kernel k, std::span<const float> input, const MaskSp
   q.v6_dense_cut = o.v6_dense_cut;
   q.v6_dense_block = o.v6_dense_block;
   q.v6_reg = o.v6_reg, q.v6_dear_floor = o.v6_dear_floor, q.v6_dear_probe = o.v6_dear_probe;
+  q.v6_cheap_probe = o.v6_cheap_probe;
   if (o.d_max)
     q.d_max = *o.d_max;
   else if (k == Kernel::blend_verified)

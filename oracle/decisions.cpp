@@ -61,9 +61,11 @@ class Decider {
   }
 
  private:
-  // pilot_v6 with a dear f (d_max at least v6_band) probes min(probe, v6_dear_probe) elements, and counts over them.
+  // pilot_v6 with a dear f (d_max at least v6_band) probes min(probe, v6_dear_probe) elements, with a cheap f
+  // (0 <= d_max < v6_band) min(probe, v6_cheap_probe), and counts over them.
   static Params probed(Pilot k, Params p) {
     if (k == Pilot::v6 && !(p.d_max < p.v6_band)) p.probe = std::min(p.probe, p.v6_dear_probe);
+    else if (k == Pilot::v6 && p.d_max >= 0) p.probe = std::min(p.probe, p.v6_cheap_probe);
     return p;
   }
 

@@ -39,7 +39,8 @@
 //     or after the probe's end and fewer than v6_reg of their registers (4 elements) holding a selected element,
 //     then compact_skip (the tile's bail only when it began at the tile's start); xlo <= cnt < lo (and below
 //     lo6): the one-pass compact; otherwise compact_skip; a dear f's probe (and every count over the probe: hi,
-//     xlo, lo, lo6, the pieces) is min(probe, v6_dear_probe) elements, from the calibration tiles on;
+//     xlo, lo, lo6, the pieces) is min(probe, v6_dear_probe) elements, a cheap f's (0 <= d_max < v6_band)
+//     min(probe, v6_cheap_probe), from the calibration tiles on;
 //   - probed: the elements the probe read (the window, or v5's 32 per pair), 0 when the tile was not probed.
 #pragma once
 
@@ -102,6 +103,7 @@ inline constexpr size_t kScoreSample = 4;
 inline constexpr double kDenseCut = 0.07;
 inline constexpr size_t kDenseBlock = 8;
 inline constexpr size_t kDearProbe = 128;
+inline constexpr size_t kCheapProbe = 96;
 }  // namespace v6
 
 // The options' values the decisions depend on (the article's by default) and the calibrated d_max.
@@ -136,6 +138,7 @@ struct Params {
   size_t v6_dense_block = v6::kDenseBlock;
   double v6_reg = v6::kReg;
   size_t v6_dear_probe = v6::kDearProbe;
+  size_t v6_cheap_probe = v6::kCheapProbe;
 };
 
 // A fraction of the probe as a count: fraction * probe truncated toward zero, the fraction clamped to [-2, 2].

@@ -39,7 +39,7 @@ std::ostream& operator<<(std::ostream& os, const PilotOptions& o) {
      << " v6_score_switch=" << o.v6_score_switch << " v6_score_blend=" << o.v6_score_blend
      << " v6_score_skip=" << o.v6_score_skip << " v6_score_sample=" << o.v6_score_sample
      << " v6_dense_cut=" << o.v6_dense_cut << " v6_dense_block=" << o.v6_dense_block << " v6_reg=" << o.v6_reg
-     << " v6_dear_floor=" << o.v6_dear_floor << " v6_dear_probe=" << o.v6_dear_probe << " d_max=";
+     << " v6_dear_floor=" << o.v6_dear_floor << " v6_dear_probe=" << o.v6_dear_probe << " v6_cheap_probe=" << o.v6_cheap_probe << " d_max=";
   if (o.d_max)
     os << *o.d_max;
   else
@@ -480,6 +480,9 @@ rc::Gen<PilotOptions> pilot_options() {
     o.v6_dear_probe = *rc::gen::weightedOneOf<size_t>({{4, rc::gen::just<size_t>(128)},
                                                       {2, rc::gen::inRange<size_t>(1, o.tile + 1)},
                                                       {1, rc::gen::just<size_t>(100000)}});
+    o.v6_cheap_probe = *rc::gen::weightedOneOf<size_t>({{4, rc::gen::just<size_t>(96)},
+                                                       {2, rc::gen::inRange<size_t>(1, o.tile + 1)},
+                                                       {1, rc::gen::just<size_t>(100000)}});
     return o;
   });
 }

@@ -42,7 +42,8 @@ constexpr SizeField kSizes[] = {{"tile", &PilotOptions::tile},          {"probe"
                                 {"v6_score_skip", &PilotOptions::v6_score_skip},
                                 {"v6_score_sample", &PilotOptions::v6_score_sample},
                                 {"v6_dense_block", &PilotOptions::v6_dense_block},
-                                {"v6_dear_probe", &PilotOptions::v6_dear_probe}};
+                                {"v6_dear_probe", &PilotOptions::v6_dear_probe},
+                                {"v6_cheap_probe", &PilotOptions::v6_cheap_probe}};
 constexpr DoubleField kDoubles[] = {{"xlo", &PilotOptions::xlo},     {"lo", &PilotOptions::lo},
                                     {"B", &PilotOptions::B},         {"D", &PilotOptions::D},
                                     {"bail", &PilotOptions::bail},   {"C", &PilotOptions::C},

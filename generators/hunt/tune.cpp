@@ -19,11 +19,11 @@ namespace maskapply::gen::hunt {
 
 namespace {
 
-constexpr std::array<std::string_view, 21> kKnobNames{
+constexpr std::array<std::string_view, 22> kKnobNames{
     "tile",  "probe",    "xlo",     "lo",          "verify_blocks", "bail",        "distrust", "v6_pieces",
     "v6_bail", "v6_lo", "v6_floor", "v6_band", "v6_score_switch", "v6_score_blend", "v6_score_skip",
     "v6_score_sample", "v6_dense_cut",
-    "v6_dense_block", "v6_reg", "v6_dear_floor", "v6_dear_probe"};
+    "v6_dense_block", "v6_reg", "v6_dear_floor", "v6_dear_probe", "v6_cheap_probe"};
 
 const std::vector<Knob> kV35Knobs{Knob::tile, Knob::probe, Knob::xlo, Knob::lo, Knob::verify_blocks, Knob::bail};
 const std::vector<Knob> kV4Knobs{Knob::tile,          Knob::probe, Knob::xlo,     Knob::lo,
@@ -32,12 +32,14 @@ const std::vector<Knob> kV6Knobs{Knob::tile,    Knob::probe,  Knob::xlo,      Kn
                                  Knob::v6_pieces, Knob::v6_bail, Knob::v6_lo, Knob::v6_floor, Knob::v6_band,
                                  Knob::v6_score_switch, Knob::v6_score_blend, Knob::v6_score_skip,
                                  Knob::v6_score_sample, Knob::v6_dense_cut,
-                                 Knob::v6_dense_block, Knob::v6_reg, Knob::v6_dear_floor, Knob::v6_dear_probe};
+                                 Knob::v6_dense_block, Knob::v6_reg, Knob::v6_dear_floor, Knob::v6_dear_probe,
+                                 Knob::v6_cheap_probe};
 
 bool whole_knob(Knob k) {
   return k == Knob::tile || k == Knob::probe || k == Knob::verify_blocks || k == Knob::distrust || k == Knob::v6_pieces ||
          k == Knob::v6_score_switch || k == Knob::v6_score_blend || k == Knob::v6_score_skip ||
-         k == Knob::v6_score_sample || k == Knob::v6_dense_block || k == Knob::v6_dear_probe;
+         k == Knob::v6_score_sample || k == Knob::v6_dense_block || k == Knob::v6_dear_probe ||
+         k == Knob::v6_cheap_probe;
 }
 
 // A knob's value as it reads back: a whole number, or the shortest decimal that gives the same double.
@@ -92,6 +94,7 @@ double knob_value(const PilotOptions& o, Knob k) {
     case Knob::v6_reg: return o.v6_reg;
     case Knob::v6_dear_floor: return o.v6_dear_floor;
     case Knob::v6_dear_probe: return static_cast<double>(o.v6_dear_probe);
+    case Knob::v6_cheap_probe: return static_cast<double>(o.v6_cheap_probe);
   }
   return 0;
 }
@@ -119,6 +122,7 @@ void set_knob(PilotOptions& o, Knob k, double v) {
     case Knob::v6_reg: o.v6_reg = v; break;
     case Knob::v6_dear_floor: o.v6_dear_floor = v; break;
     case Knob::v6_dear_probe: o.v6_dear_probe = static_cast<size_t>(v); break;
+    case Knob::v6_cheap_probe: o.v6_cheap_probe = static_cast<size_t>(v); break;
   }
 }
 
@@ -145,6 +149,7 @@ const std::vector<double>& knob_grid(Knob k) {
       {0.4, 0.5, 0.6, 0.7, 0.8},                   // v6_reg (non-empty registers per piece; a dear f only)
       {0.05, 0.1, 0.12, 0.15, 0.2},                // v6_dear_floor (non-empty blocks per piece; a dear f only)
       {32, 64, 128, 256, 512},                     // v6_dear_probe (a dear f only; the probe is min(probe, this))
+      {16, 32, 64, 96, 128, 256},                  // v6_cheap_probe (a cheap f only; the probe is min(probe, this))
   };
   return grids[static_cast<size_t>(k)];
 }

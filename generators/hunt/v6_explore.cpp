@@ -3,7 +3,7 @@
 // certified bound (bisection of the bound's F(lambda) to 2^-14, no witness) and its worst model cost over the best
 // of v1-v4 on uniform random selections (densities 0.005-1, seeds 1 and 2). Options from the environment:
 // X_PROBE=probe X_VB=v6_pieces X_BAIL=v6_bail X_LOD=v6_lo X_FLOOR=v6_floor X_BAND=v6_band
-// X_SW=v6_score_switch X_TB=v6_score_blend X_TS=v6_score_skip X_SAMP=v6_score_sample X_DC=v6_dense_cut X_DB=v6_dense_block X_REG=v6_reg X_DFLOOR=v6_dear_floor X_DPROBE=v6_dear_probe;
+// X_SW=v6_score_switch X_TB=v6_score_blend X_TS=v6_score_skip X_SAMP=v6_score_sample X_DC=v6_dense_cut X_DB=v6_dense_block X_REG=v6_reg X_DFLOOR=v6_dear_floor X_DPROBE=v6_dear_probe X_CPROBE=v6_cheap_probe;
 // X_NOBOUND=1 or X_NOPLAIN=1 skip a part, X_F=name measures that f only, X_ALLD=1 prints each density's ratio. The
 // plain-data worst is also given for densities <= 0.2 and above.
 //   X_LOD=0.3 build/x86/generators/maskapply_v6_explore
@@ -35,6 +35,7 @@ PilotOptions opts(const CostModel& m, Fn f) {
   if (getenv("X_REG")) o.v6_reg = atof(getenv("X_REG"));
   if (getenv("X_DFLOOR")) o.v6_dear_floor = atof(getenv("X_DFLOOR"));
   if (getenv("X_DPROBE")) o.v6_dear_probe = atol(getenv("X_DPROBE"));
+  if (getenv("X_CPROBE")) o.v6_cheap_probe = atol(getenv("X_CPROBE"));
   return o;
 }
 int main() {

@@ -479,7 +479,7 @@ TEST_F(Cli, HuntTakesTheUsersOptionsAndDmaxForTheFindsTheBoundAndTheFiles) {
     }
   }
   for (const std::string bad : {"tile=8 probe=4", "tile=abc", "title=2048", "probe", "v6_score_blend=0", "v6_reg=0",
-                                "v6_dear_probe=0", "v6_cut_pieces=8"}) {
+                                "v6_dear_probe=0", "v6_cheap_probe=0", "v6_cut_pieces=8"}) {
     const Result e = run_cli({"hunt", "--pilot", "v4", "--f", "fma13", "--budget", "0", "--seconds", "0", "--options",
                               bad, "--out", path("bad")});
     EXPECT_EQ(e.code, 2) << bad;
@@ -487,8 +487,8 @@ TEST_F(Cli, HuntTakesTheUsersOptionsAndDmaxForTheFindsTheBoundAndTheFiles) {
     if (bad == "v6_reg=0") {
       EXPECT_NE(e.err.find("v6_reg must be finite and > 0"), std::string::npos) << e.err;
     }
-    if (bad == "v6_dear_probe=0") {
-      EXPECT_NE(e.err.find("v6_dear_probe must be positive"), std::string::npos) << e.err;
+    if (bad == "v6_dear_probe=0" || bad == "v6_cheap_probe=0") {
+      EXPECT_NE(e.err.find(bad.substr(0, bad.size() - 2) + " must be positive"), std::string::npos) << e.err;
     }
     if (bad == "v6_score_blend=0") {
       EXPECT_NE(e.err.find("v6_score_blend, v6_score_skip and v6_score_sample must be positive"), std::string::npos)

@@ -195,6 +195,7 @@ nlohmann::ordered_json options_json(const PilotOptions& o) {
   j["v6_dense_cut"] = o.v6_dense_cut;
   j["v6_dense_block"] = o.v6_dense_block, j["v6_reg"] = o.v6_reg;
   j["v6_dear_floor"] = o.v6_dear_floor, j["v6_dear_probe"] = o.v6_dear_probe;
+  j["v6_cheap_probe"] = o.v6_cheap_probe;
   return j;
 }
 
@@ -671,7 +672,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                                             "bail, distrust; v6: v6_pieces, v6_bail, v6_lo, v6_floor, v6_band, "
                                             "v6_score_switch, v6_score_blend, v6_score_skip, v6_score_sample, "
                                             "v6_dense_cut, v6_dense_block, v6_reg, "
-                                            "v6_dear_floor, v6_dear_probe); default: every knob the pilot reads");
+                                            "v6_dear_floor, v6_dear_probe, v6_cheap_probe); default: every knob the pilot reads");
   tune_app->add_option("--n", ta.n, "Elements (default: 36 tiles, as the hunt; 12288 to 2^21)")->capture_default_str()
       ->check(whole(12288, size_t{1} << 21));
   tune_app->add_option("--seconds", ta.seconds, "Time cap per pilot x f (0: none); reported when it cuts the budget")
