@@ -73,6 +73,7 @@ TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
   EXPECT_EQ(o.v6_reg, 0.6);
   EXPECT_EQ(o.v6_dear_floor, 0.12);
   EXPECT_EQ(o.v6_dear_probe, 128u);
+  EXPECT_EQ(o.v6_cheap_probe, 96u);
   EXPECT_EQ(p.v6_pieces, o.v6_pieces);
   EXPECT_EQ(p.v6_bail, o.v6_bail);
   EXPECT_EQ(p.v6_lo, o.v6_lo);
@@ -87,6 +88,7 @@ TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
   EXPECT_EQ(p.v6_reg, o.v6_reg);
   EXPECT_EQ(p.v6_dear_floor, o.v6_dear_floor);
   EXPECT_EQ(p.v6_dear_probe, o.v6_dear_probe);
+  EXPECT_EQ(p.v6_cheap_probe, o.v6_cheap_probe);
 }
 
 struct Hand {
@@ -199,6 +201,7 @@ Params params(const PilotOptions& o) {
   p.v6_score_switch = o.v6_score_switch, p.v6_score_blend = o.v6_score_blend, p.v6_score_skip = o.v6_score_skip;
   p.v6_score_sample = o.v6_score_sample, p.v6_dense_block = o.v6_dense_block;
   p.v6_reg = o.v6_reg, p.v6_dear_floor = o.v6_dear_floor, p.v6_dear_probe = o.v6_dear_probe;
+  p.v6_cheap_probe = o.v6_cheap_probe;
   return p;
 }
 
@@ -404,7 +407,8 @@ TEST(Decisions, V6ProbesADearFsTileOverMinOfProbeAndDearProbeElementsAndCountsIt
   // (d_max 0.5) with v6_dear_probe 16 probes the first 16: 10 > hi = 8, the verified blend_skip over 8 pieces of 16
   // (min(8, 128 / 16)), bailing after the empty piece 1 (below v6_lo: compact_skip on the rest). With v6_dear_probe
   // 32 (or more: the probe is min(probe, v6_dear_probe)) it probes 32: lo6 = 5 <= 10 <= hi = 16, the one-pass
-  // detour over 4 pieces of 32. A cheap f (d_max 0.3) keeps the probe of 32 whatever v6_dear_probe is.
+  // detour over 4 pieces of 32. A cheap f (d_max 0.3) keeps the probe of 32 whatever v6_dear_probe is, and probes
+  // min(32, v6_cheap_probe): 16 of them with v6_cheap_probe 16 (10 > hi = 4: blend_skip over the tile).
   PilotOptions o = small();
   o.tile = 128, o.probe = 32, o.v6_pieces = 8;
   using S = Strategy;
@@ -412,20 +416,23 @@ TEST(Decisions, V6ProbesADearFsTileOverMinOfProbeAndDearProbeElementsAndCountsIt
   for (size_t i = 0; i < 32; ++i) sel[i] = i < 10;
   struct Row {
     double d_max;
-    size_t dear_probe, probed;
+    size_t dear_probe, cheap_probe, probed;
     long long hi;
     std::vector<maskapply::Run> want;  // empty: only the reference's
   };
   const std::vector<Row> rows{
-      {0.5, 16, 16, 8, {{0, 32, S::blend_skip_verified}, {32, 128, S::compact_skip}}},
-      {0.5, 32, 32, 16, {{0, 128, S::detour}}},
-      {0.5, 1000, 32, 16, {{0, 128, S::detour}}},
-      {0.3, 16, 32, 9, {}},
+      {0.5, 16, 1000, 16, 8, {{0, 32, S::blend_skip_verified}, {32, 128, S::compact_skip}}},
+      {0.5, 32, 16, 32, 16, {{0, 128, S::detour}}},
+      {0.5, 1000, 1000, 32, 16, {{0, 128, S::detour}}},
+      {0.3, 16, 1000, 32, 9, {}},
+      {0.3, 1000, 16, 16, 4, {{0, 128, S::blend_skip}}},
+      {0.3, 16, 32, 32, 9, {}},
   };
   for (const Row& r : rows) {
-    o.d_max = r.d_max, o.v6_dear_probe = r.dear_probe;
+    o.d_max = r.d_max, o.v6_dear_probe = r.dear_probe, o.v6_cheap_probe = r.cheap_probe;
     const Trace got = kernel_trace(Kernel::pilot_v6, sel, o);
-    const std::string at = "d_max " + std::to_string(r.d_max) + ", v6_dear_probe " + std::to_string(r.dear_probe);
+    const std::string at = "d_max " + std::to_string(r.d_max) + ", v6_dear_probe " + std::to_string(r.dear_probe) +
+                           ", v6_cheap_probe " + std::to_string(r.cheap_probe);
     if (!r.want.empty()) EXPECT_EQ(got.runs, r.want) << at;
     ASSERT_EQ(got.tiles.size(), 1u) << at;
     EXPECT_EQ(got.tiles[0].probed, r.probed) << at;
