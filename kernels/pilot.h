@@ -493,8 +493,8 @@ void pilot_v4(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
 template <class F, class M, class Obs = NullObserver>
 void pilot_v6(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions& o = {}, Obs&& obs = {}) {
   detail::Pilot p(a, n, f, mask, ws, o, obs);
-  const auto probe_of = [&](double d_max) {  // a dear or a cheap f's probe is shorter
-    return d_max < 0 ? o.probe : std::min(o.probe, d_max < o.v6_band ? o.v6_cheap_probe : o.v6_dear_probe);
+  const auto probe_of = [&](double d_max) {  // a dear f's probe is shorter (a band below 0 too), a cheap f's too
+    return !(d_max < o.v6_band) ? std::min(o.probe, o.v6_dear_probe) : d_max >= 0 ? std::min(o.probe, o.v6_cheap_probe) : o.probe;
   };
   bool blend = false;  // d_max < 0: the mode the tile before ended in
   p.for_each_tile([&](detail::Tile& t) {
