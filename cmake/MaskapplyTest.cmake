@@ -1,14 +1,63 @@
 # SPDX-License-Identifier: MIT
 # maskapply_add_test(NAME <name> SOURCES <files...> [LIBS <targets...>] LABELS <labels...> [ARGS <args...>]
-#                    [TIMEOUT <seconds>] [TARGET <existing executable>] [COST <seconds>])
+#                    [TIMEOUT <seconds>] [TARGET <existing executable> | BUNDLE <executable>] [COST <seconds>])
 # The one way tests are registered: builds the executable (unless TARGET names an existing one), links GTest
 # unless it is a plain program, and adds it to ctest with its labels. COST: the test's seconds on the 2-core CI
 # machine, for a test that takes much longer than the rest: `ctest -j` starts the costliest first when it has no
 # timings of its own yet (a clean clone), so a long test does not run alone at the end (docs/ci.md).
 # When cross-compiling, ctest runs it through CMAKE_CROSSCOMPILING_EMULATOR (qemu-aarch64), which add_test applies
 # to executable targets.
+# BUNDLE: the test's sources join one executable that several tests share (created by the first of them), so that
+# a unity build compiles them in one batch: gtest, the kernels' templates and the libraries' headers once, not once
+# per test (docs/ci.md). The test runs the bundle with a gtest filter of its own suites: every suite a line of its
+# sources opens with TEST(, TEST_F(, RC_GTEST_PROP( or RC_GTEST_FIXTURE_PROP( names. A suite two tests of one
+# bundle name, a source that names none, a positive --gtest_filter in ARGS (a negative one narrows the suites), and a
+# bundle mixing label `portable` with the rest are configure errors; a filter that matches no test fails the test.
+# BUNDLE's half of maskapply_add_test: creates the bundle on its first test, adds the sources and libraries, and
+# sets MASKAPPLY_BUNDLE_FILTER_ in the caller to the test's suites as a gtest filter.
+function(maskapply_bundle_test_ name bundle portable skip_here sources libs)
+  if(NOT TARGET ${bundle})
+    if(skip_here)
+      add_executable(${bundle} EXCLUDE_FROM_ALL)
+    else()
+      add_executable(${bundle})
+    endif()
+    set_target_properties(${bundle} PROPERTIES MASKAPPLY_BUNDLE_PORTABLE ${portable} MASKAPPLY_BUNDLE_SUITES "")
+    target_link_libraries(${bundle} PRIVATE GTest::gtest_main)
+    target_compile_options(${bundle} PRIVATE -Wall -Wextra -Wno-ignored-attributes)
+  endif()
+  get_target_property(bundle_portable ${bundle} MASKAPPLY_BUNDLE_PORTABLE)
+  if(NOT bundle_portable STREQUAL portable)
+    message(FATAL_ERROR "maskapply_add_test(${name}): bundle ${bundle} would mix label `portable` with other tests")
+  endif()
+  set(suites "")
+  foreach(src IN LISTS sources)
+    file(STRINGS ${CMAKE_CURRENT_SOURCE_DIR}/${src} heads
+         REGEX "^(TEST|TEST_F|RC_GTEST_PROP|RC_GTEST_FIXTURE_PROP)\\([A-Za-z0-9_]+,")
+    if(NOT heads)
+      message(FATAL_ERROR "maskapply_add_test(${name}): ${src} opens no TEST, TEST_F or RC_GTEST_PROP line")
+    endif()
+    foreach(h IN LISTS heads)
+      string(REGEX REPLACE "^[A-Z_]+\\(([A-Za-z0-9_]+),.*$" "\\1" suite "${h}")
+      list(APPEND suites ${suite})
+    endforeach()
+  endforeach()
+  list(REMOVE_DUPLICATES suites)
+  get_target_property(taken ${bundle} MASKAPPLY_BUNDLE_SUITES)
+  foreach(suite IN LISTS suites)
+    if(suite IN_LIST taken)
+      message(FATAL_ERROR "maskapply_add_test(${name}): suite ${suite} is already another test's in bundle ${bundle}")
+    endif()
+  endforeach()
+  set_property(TARGET ${bundle} APPEND PROPERTY MASKAPPLY_BUNDLE_SUITES ${suites})
+  target_sources(${bundle} PRIVATE ${sources})
+  target_link_libraries(${bundle} PRIVATE ${libs})
+  list(JOIN suites ".*:" filter)
+  set(MASKAPPLY_BUNDLE_FILTER_ "${filter}.*" PARENT_SCOPE)
+endfunction()
+
 function(maskapply_add_test)
-  cmake_parse_arguments(T "NO_GTEST" "NAME;TIMEOUT;TARGET;COST" "SOURCES;LIBS;LABELS;ARGS" ${ARGN})
+  cmake_parse_arguments(T "NO_GTEST" "NAME;TIMEOUT;TARGET;COST;BUNDLE" "SOURCES;LIBS;LABELS;ARGS" ${ARGN})
   if(NOT T_LABELS)
     message(FATAL_ERROR "maskapply_add_test(${T_NAME}): give LABELS (unit, property, fuzz-replay, regression...)")
   endif()
@@ -19,7 +68,31 @@ function(maskapply_add_test)
     set(skip_here ON)
   endif()
   set(exe ${T_TARGET})
-  if(NOT exe)
+  set(bundle_filter "")
+  if(T_BUNDLE)
+    if(T_TARGET OR T_NO_GTEST)
+      message(FATAL_ERROR "maskapply_add_test(${T_NAME}): BUNDLE excludes TARGET and NO_GTEST")
+    endif()
+    set(portable OFF)
+    if("portable" IN_LIST T_LABELS)
+      set(portable ON)
+    endif()
+    maskapply_bundle_test_(${T_NAME} ${T_BUNDLE} ${portable} ${skip_here} "${T_SOURCES}" "${T_LIBS}")
+    set(exe ${T_BUNDLE})
+    set(bundle_filter ${MASKAPPLY_BUNDLE_FILTER_})
+    set(args "")
+    foreach(a IN LISTS T_ARGS)
+      if(a MATCHES "^--gtest_filter=-(.*)$")
+        string(APPEND bundle_filter "-${CMAKE_MATCH_1}")
+      elseif(a MATCHES "^--gtest_filter=")
+        message(FATAL_ERROR "maskapply_add_test(${T_NAME}): BUNDLE takes only a negative --gtest_filter (its own "
+                            "suites are the positive one), not ${a}")
+      else()
+        list(APPEND args ${a})
+      endif()
+    endforeach()
+    set(T_ARGS --gtest_filter=${bundle_filter} ${args})
+  elseif(NOT exe)
     set(exe ${T_NAME})
     if(skip_here)
       add_executable(${exe} EXCLUDE_FROM_ALL ${T_SOURCES})
@@ -36,6 +109,9 @@ function(maskapply_add_test)
     return()
   endif()
   add_test(NAME ${T_NAME} COMMAND ${exe} ${T_ARGS})
+  if(T_BUNDLE)
+    set_tests_properties(${T_NAME} PROPERTIES FAIL_REGULAR_EXPRESSION "\\[  PASSED  \\] 0 tests")
+  endif()
   # ctest's timeout guards against a hang, not against a slow machine (tests never fail on timing): 900 s, and 3600 s
   # for label `portable`, whose heaviest tests (bound, floor, tune, v6: 20-76 s on the 2-core x86 CI machine) run
   # 10-20x slower on an arm64 system emulated by qemu-user (docs/platforms.md).

@@ -37,7 +37,6 @@ struct Case {
 // Under an emulator (MASKAPPLY_EMULATED, set by ctest's registration when cross-compiling, or an emulated arm64
 // system, recognised by gen::under_emulation()) the enumerations use the smaller alphabets and fewer sequences: the
 // same code on the same doubles, natively checked in full.
-bool emulated() { return under_emulation(); }
 
 // The small settings' options: probe 16 (pilot_v6's dear probe above it) and xlo 0.1 (1) unless the case says,
 // lo 0.3 (4), no calibration, d_max injected; pilot_v6's one-pass compact ends after a piece with fewer than 0.1 of its blocks past the probe
@@ -135,7 +134,7 @@ TEST(Bound, isAtLeastTheRegretOfEveryBlockSummarySequenceAndItsWitnessReachesIt)
     ASSERT_EQ(bound_unsupported(c.pilot, o, c.n), "") << c.name;
     const BoundResult b = regret_bound(c.pilot, c.f, m, o, c.n);
     Scorer scorer(c.pilot, c.f, m, o, false);
-    const int kind = emulated() ? (c.alphabet == 0 ? 1 : 2) : c.alphabet;  // 35^4 sequences take minutes in qemu
+    const int kind = under_emulation() ? (c.alphabet == 0 ? 1 : 2) : c.alphabet;  // 35^4 sequences take minutes in qemu
     const auto& alphabet = kind == 0 ? all : kind == 1 ? few : five;
     const size_t blocks = c.n / 16;
     std::vector<size_t> digit(blocks, 0);
@@ -222,7 +221,7 @@ TEST(Bound, modelsEachSequencesPilotAndOracleCostAsTheScorerDoes) {
     std::vector<uint8_t> sel(c.n);
     std::vector<std::pair<unsigned, unsigned>> seq(blocks);
     Summary s;
-    for (uint64_t k = 0; k < (emulated() ? 200u : 1500u); ++k) {
+    for (uint64_t k = 0; k < (under_emulation() ? 200u : 1500u); ++k) {
       // Blocks drawn so that counts land on every threshold: runs of one summary, often empty or full.
       for (size_t b = 0; b < blocks; ++b) {
         const uint64_t r = mix(k, b, c.n);

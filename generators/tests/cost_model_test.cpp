@@ -8,19 +8,12 @@
 
 #include "article.h"
 #include "cost_model.h"
+#include "toy_model.h"
 
 namespace maskapply::gen {
 namespace {
 
-// Round numbers, so the expected costs below can be worked out by hand from the formulas in cost_model.h.
-CostModel toy() {
-  CostModel m;
-  m.name = "toy";
-  m.B = 1, m.D = 3, m.C = 1, m.S = 0.5, m.K = 0.25, m.M = 4, m.V = 0.125, m.Q = 0.5, m.F = 0;
-  m.T.fill(0);
-  m.T[static_cast<size_t>(Fn::sqrt)] = 10;
-  return m;
-}
+using testing::toy;  // toy_model.h
 
 std::vector<uint8_t> bits(std::string_view s) {
   std::vector<uint8_t> v;

@@ -33,10 +33,9 @@ namespace {
 
 // Under an emulator (qemu-user: the qemu presets, which set MASKAPPLY_EMULATED, or an emulated arm64 system, which
 // gen::under_emulation() recognises by the host's /proc/cpuinfo) fewer f and draws: the same code on the same doubles.
-bool emulated() { return under_emulation(); }
 
 // Two decided tiles after the article's calibration region (natively; one under qemu).
-size_t small_n() { return 8192 + (emulated() ? 1 : 2) * 4096; }
+size_t small_n() { return 8192 + (under_emulation() ? 1 : 2) * 4096; }
 
 // What the pilot of a play pays: the model's strategy_cost of each of its runs, plus a probe over every block it
 // peeked at (the cost model's formulas, not the game's charges).
@@ -57,7 +56,7 @@ TEST(PilotFloor, EveryFixedActionPilotIsAnsweredWithASelectionAboveTheFloor) {
   const PilotOptions o;
   const size_t n = small_n();
   // Under qemu one f (the same code on the same doubles is checked natively for three).
-  const std::vector<Fn> fns = emulated() ? std::vector<Fn>{Fn::sqrt} : std::vector<Fn>{Fn::sqrt, Fn::sin35, Fn::pow10};
+  const std::vector<Fn> fns = under_emulation() ? std::vector<Fn>{Fn::sqrt} : std::vector<Fn>{Fn::sqrt, Fn::sin35, Fn::pow10};
   std::vector<FloorAction> actions;
   for (const Strategy s : kOracleStrategies)
     for (const bool peek : {false, true})
@@ -116,7 +115,7 @@ TEST(PilotFloor, TheGamesOracleChargesExactlyTheRegretsOracleCost) {
   std::mt19937_64 rng(seed);
   for (const auto& [o, n] : exactness_settings())
     for (const Fn f : {Fn::sqrt, Fn::sin35, Fn::pow10, Fn::fma13}) {
-      const int draws = emulated() ? 10 : o.tile == 64 ? 300 : 30;
+      const int draws = under_emulation() ? 10 : o.tile == 64 ? 300 : 30;
       for (int d = 0; d < draws; ++d) {
         const std::vector<uint8_t> sel = random_runs_selection(rng, o, n, o.tile == 64 ? 6 : 40);
         const double game = floor_oracle_charge(f, m, o, sel), exact = exact_oracle(m, f, o, sel);
@@ -135,7 +134,7 @@ TEST(PilotFloor, TheGamesPilotChargeIsTheModelsCostButForADetoursExpandBeforeIts
   std::mt19937_64 rng(seed);
   for (const auto& [o, n] : exactness_settings())
     for (const Fn f : {Fn::sqrt, Fn::sin35, Fn::pow10, Fn::fma13}) {
-      const int draws = emulated() ? 10 : o.tile == 64 ? 300 : 30;
+      const int draws = under_emulation() ? 10 : o.tile == 64 ? 300 : 30;
       const size_t region = o.calib_blocks * o.calib_len;
       for (int d = 0; d < draws; ++d) {
         const std::vector<uint8_t> sel = random_runs_selection(rng, o, n, 6);
@@ -170,7 +169,7 @@ TEST(PilotFloor, TheGamesBestPilotIsAnsweredWithASelectionAboveTheFloor) {
   small_tiles.tile = 64, small_tiles.probe = 16, small_tiles.calib_blocks = 0;
   for (const auto& [o, n] : {std::pair{PilotOptions{}, small_n()}, std::pair{small_tiles, size_t{1024}}})
     for (const Fn f : {Fn::sqrt, Fn::frfrexp, Fn::sin35, Fn::sin10, Fn::pow10, Fn::fma13}) {
-      if (emulated() && f != Fn::sqrt && f != Fn::pow10) continue;  // under qemu two f
+      if (under_emulation() && f != Fn::sqrt && f != Fn::pow10) continue;  // under qemu two f
       const FloorResult r = pilot_floor(f, m, o, n);
       const FloorPlay play = floor_play(f, m, o, n, r.floor);
       const double pilot = play_cost(m, f, play), oracle = exact_oracle(m, f, o, play.sel);
@@ -297,7 +296,7 @@ TEST(PilotFloor, RisesAsThePilotsCommitAndReadLess) {
   const PilotOptions o;
   const size_t n = 8192 + 4096;
   for (const Fn f : {Fn::sqrt, Fn::sin10}) {
-    if (emulated() && f != Fn::sqrt) continue;  // under qemu one f
+    if (under_emulation() && f != Fn::sqrt) continue;  // under qemu one f
     const auto fl = [&](size_t every, bool probe_reads) { return pilot_floor(f, m, o, n, {every, probe_reads}).floor; };
     const double any = fl(1, false), reads = fl(1, true), c4 = fl(4, true), c16 = fl(16, true), d16 = fl(16, false);
     EXPECT_GE(reads, any) << name(f);
@@ -314,14 +313,14 @@ TEST(PilotFloor, LiesUnderTheCertifiedWorstCaseOfPilotsV1ToV4AndV6EvenForTheirFa
   const CostModel m = CostModel::m5();
   const size_t n = small_n();
   for (const Fn f : {Fn::sqrt, Fn::frfrexp, Fn::sin10}) {
-    if (emulated() && f != Fn::frfrexp) continue;  // under qemu one f
+    if (under_emulation() && f != Fn::frfrexp) continue;  // under qemu one f
     PilotOptions o;
     o.d_max = m.d_max(f);
     // Each pilot's own family (its choices at its tile's start and its pieces' edges, its reads in the probe) and
     // every pilot's: the certified bound lies above both.
     const double floor = pilot_floor(f, m, o, n).floor;
     for (const Kernel k : {Kernel::pilot_v1, Kernel::pilot_v2, Kernel::pilot_v3, Kernel::pilot_v3_5, Kernel::pilot_v6}) {
-      if (emulated() && (k == Kernel::pilot_v3_5 || k == Kernel::pilot_v6)) continue;  // minutes under qemu
+      if (under_emulation() && (k == Kernel::pilot_v3_5 || k == Kernel::pilot_v6)) continue;  // minutes under qemu
       PilotOptions ko = o;
       ko.B = m.B, ko.D = m.D;
       if (!bound_unsupported(k, ko, n).empty()) continue;
@@ -376,7 +375,7 @@ TEST(PilotFloor, ChargingBothPackedPassesExactlyLiftsSin35AndSin10) {
   const CostModel m = CostModel::m5();
   const PilotOptions o;
   for (const auto& [f, above] : {std::pair{Fn::sin35, 1.40}, std::pair{Fn::sin10, 1.35}}) {
-    if (emulated() && f != Fn::sin10) continue;  // under qemu one f
+    if (under_emulation() && f != Fn::sin10) continue;  // under qemu one f
     EXPECT_GT(pilot_floor(f, m, o, 8192 + 4096).floor, above) << name(f);
   }
 }

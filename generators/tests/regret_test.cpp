@@ -4,18 +4,12 @@
 #include <gtest/gtest.h>
 
 #include "regret.h"
+#include "toy_model.h"
 
 namespace maskapply::gen {
 namespace {
 
-CostModel toy() {
-  CostModel m;
-  m.name = "toy";
-  m.B = 1, m.D = 3, m.C = 1, m.S = 0.5, m.K = 0.25, m.M = 4, m.V = 0.125, m.Q = 0.5, m.F = 0;
-  m.T.fill(0);
-  m.T[static_cast<size_t>(Fn::sqrt)] = 10;
-  return m;
-}
+using testing::toy;  // toy_model.h
 
 // Tiles of 32 (R = 8, G = 2): 0 calibration (all selected), 1 all selected, 2 empty, 3 one element in each
 // block, 4 first block selected and second empty.

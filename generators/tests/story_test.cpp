@@ -15,11 +15,11 @@
 namespace maskapply::gen {
 namespace {
 
-constexpr size_t kTiles = 40;  // two cycle starts of the 17-tile cycle after calibration
+constexpr size_t kCycleTiles = 40;  // two cycle starts of the 17-tile cycle after calibration
 
 std::map<Kernel, double> regrets_on(const ArticleCase& c) {
   const CostModel m = CostModel::m5();
-  const auto input = c.data(kTiles * 4096, 0);
+  const auto input = c.data(kCycleTiles * 4096, 0);
   const auto expected = oracle_output(input, c.f, c.thd);
   std::map<Kernel, double> out;
   for (Kernel k : {Kernel::pilot_v3, Kernel::pilot_v3_5, Kernel::pilot_v4}) {
