@@ -45,7 +45,7 @@ std::vector<uint8_t> random_selection(size_t n, size_t period) {
   return sel;
 }
 
-RC_GTEST_PROP(Regret, againstTheBlockOracleIsAtLeastOneForEveryPilotPatternOptionsDmaxAndF, ()) {
+RC_GTEST_PROP(RegretProperty, againstTheBlockOracleIsAtLeastOneForEveryPilotPatternOptionsDmaxAndF, ()) {
   const Kernel k = *rc::gen::elementOf(kPilots);
   const Fn f = *rc::gen::elementOf(kArticleFns);
   PilotOptions o;
