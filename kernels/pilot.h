@@ -100,6 +100,59 @@ struct PilotOptions {
   }
 };
 
+// Every PilotOptions field but d_max (an optional, which each reader spells "timed" or null), by name, in the order
+// case files write them: visit(name, member pointer) for each. The one list that case files, pattern files, the
+// JSON reports, the properties' printer and tune walk; a new option is a field above and a line here.
+template <class Visit>
+constexpr void for_each_option_field(Visit&& visit);
+// The type of the field a member pointer of for_each_option_field points at (size_t, uint64_t or double).
+template <class P>
+struct option_field;
+template <class T>
+struct option_field<T PilotOptions::*> {
+  using type = T;
+};
+template <class P>
+using option_field_t = typename option_field<P>::type;
+
+template <class Visit>
+constexpr void for_each_option_field(Visit&& visit) {
+  visit("tile", &PilotOptions::tile);
+  visit("probe", &PilotOptions::probe);
+  visit("xlo", &PilotOptions::xlo);
+  visit("lo", &PilotOptions::lo);
+  visit("B", &PilotOptions::B);
+  visit("D", &PilotOptions::D);
+  visit("calib_blocks", &PilotOptions::calib_blocks);
+  visit("calib_len", &PilotOptions::calib_len);
+  visit("verify_blocks", &PilotOptions::verify_blocks);
+  visit("bail", &PilotOptions::bail);
+  visit("distrust", &PilotOptions::distrust);
+  visit("seed", &PilotOptions::seed);
+  visit("C", &PilotOptions::C);
+  visit("S", &PilotOptions::S);
+  visit("K", &PilotOptions::K);
+  visit("M", &PilotOptions::M);
+  visit("shrink", &PilotOptions::shrink);
+  visit("kappa", &PilotOptions::kappa);
+  visit("rho", &PilotOptions::rho);
+  visit("v6_pieces", &PilotOptions::v6_pieces);
+  visit("v6_bail", &PilotOptions::v6_bail);
+  visit("v6_lo", &PilotOptions::v6_lo);
+  visit("v6_floor", &PilotOptions::v6_floor);
+  visit("v6_band", &PilotOptions::v6_band);
+  visit("v6_score_switch", &PilotOptions::v6_score_switch);
+  visit("v6_score_blend", &PilotOptions::v6_score_blend);
+  visit("v6_score_skip", &PilotOptions::v6_score_skip);
+  visit("v6_score_sample", &PilotOptions::v6_score_sample);
+  visit("v6_dense_cut", &PilotOptions::v6_dense_cut);
+  visit("v6_dense_block", &PilotOptions::v6_dense_block);
+  visit("v6_reg", &PilotOptions::v6_reg);
+  visit("v6_dear_floor", &PilotOptions::v6_dear_floor);
+  visit("v6_dear_probe", &PilotOptions::v6_dear_probe);
+  visit("v6_cheap_probe", &PilotOptions::v6_cheap_probe);
+}
+
 // The article's integer thresholds, in counts over the probe: hi = d_max * probe, xlo, lo (truncated as in
 // `const long long hi = d_max * probe; constexpr size_t xlo = 0.014 * probe;`). d_max is clamped to [-2, 2]
 // first, which changes no decision and keeps the conversion defined.

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <type_traits>
 
 namespace maskapply::testing {
 namespace {
@@ -74,19 +75,15 @@ std::string to_text(const Case& c, std::string_view comment) {
   if (c.mask.kind == MaskKind::bits_eq) s << " 0x" << hex32(c.mask.bits_mask) << " 0x" << hex32(c.mask.bits_value);
   s << "\nmisalign " << c.misalign << "\n";
   const PilotOptions& o = c.options;
-  s << "options tile=" << o.tile << " probe=" << o.probe << " xlo=" << num(o.xlo) << " lo=" << num(o.lo)
-    << " B=" << num(o.B) << " D=" << num(o.D) << " calib_blocks=" << o.calib_blocks << " calib_len=" << o.calib_len
-    << " verify_blocks=" << o.verify_blocks << " bail=" << num(o.bail) << " distrust=" << o.distrust
-    << " seed=" << o.seed << " C=" << num(o.C) << " S=" << num(o.S) << " K=" << num(o.K) << " M=" << num(o.M)
-    << " shrink=" << num(o.shrink) << " kappa=" << num(o.kappa) << " rho=" << num(o.rho)
-    << " v6_pieces=" << o.v6_pieces << " v6_bail=" << num(o.v6_bail) << " v6_lo=" << num(o.v6_lo)
-    << " v6_floor=" << num(o.v6_floor) << " v6_band=" << num(o.v6_band) << " v6_score_switch=" << o.v6_score_switch
-    << " v6_score_blend=" << o.v6_score_blend << " v6_score_skip=" << o.v6_score_skip
-    << " v6_score_sample=" << o.v6_score_sample << " v6_dense_cut=" << num(o.v6_dense_cut)
-    << " v6_dense_block=" << o.v6_dense_block << " v6_reg=" << num(o.v6_reg)
-    << " v6_dear_floor=" << num(o.v6_dear_floor) << " v6_dear_probe=" << o.v6_dear_probe
-    << " v6_cheap_probe=" << o.v6_cheap_probe
-    << " d_max=" << (o.d_max ? num(*o.d_max) : std::string("timed")) << "\n";
+  s << "options";
+  for_each_option_field([&](const char* k, auto PilotOptions::*p) {
+    s << ' ' << k << '=';
+    if constexpr (std::is_floating_point_v<option_field_t<decltype(p)>>)
+      s << num(o.*p);
+    else
+      s << o.*p;
+  });
+  s << " d_max=" << (o.d_max ? num(*o.d_max) : std::string("timed")) << "\n";
   if (c.workspace) {
     char g[24];
     std::snprintf(g, sizeof g, "%016llx", static_cast<unsigned long long>(c.workspace->garbage));
@@ -149,52 +146,25 @@ CaseParse parse_case(std::string_view text) {
         const std::string_view k = w[i].substr(0, eq), v = w[i].substr(eq + 1);
         PilotOptions& o = c.options;
         bool ok = true;
-        if (k == "tile") ok = parse_size(v, o.tile);
-        else if (k == "probe") ok = parse_size(v, o.probe);
-        else if (k == "xlo") ok = parse_double(v, o.xlo);
-        else if (k == "lo") ok = parse_double(v, o.lo);
-        else if (k == "B") ok = parse_double(v, o.B);
-        else if (k == "D") ok = parse_double(v, o.D);
-        else if (k == "calib_blocks") ok = parse_size(v, o.calib_blocks);
-        else if (k == "calib_len") ok = parse_size(v, o.calib_len);
-        else if (k == "verify_blocks") ok = parse_size(v, o.verify_blocks);
-        else if (k == "bail") ok = parse_double(v, o.bail);
-        else if (k == "distrust") ok = parse_size(v, o.distrust);
-        else if (k == "seed") {
-          size_t seed = 0;
-          ok = parse_size(v, seed);
-          o.seed = seed;
-        }
-        else if (k == "C") ok = parse_double(v, o.C);
-        else if (k == "S") ok = parse_double(v, o.S);
-        else if (k == "K") ok = parse_double(v, o.K);
-        else if (k == "M") ok = parse_double(v, o.M);
-        else if (k == "shrink") ok = parse_double(v, o.shrink);
-        else if (k == "kappa") ok = parse_double(v, o.kappa);
-        else if (k == "rho") ok = parse_double(v, o.rho);
-        else if (k == "v6_pieces") ok = parse_size(v, o.v6_pieces);
-        else if (k == "v6_bail") ok = parse_double(v, o.v6_bail);
-        else if (k == "v6_lo") ok = parse_double(v, o.v6_lo);
-        else if (k == "v6_floor") ok = parse_double(v, o.v6_floor);
-        else if (k == "v6_band") ok = parse_double(v, o.v6_band);
-        else if (k == "v6_score_switch") ok = parse_size(v, o.v6_score_switch);
-        else if (k == "v6_score_blend") ok = parse_size(v, o.v6_score_blend);
-        else if (k == "v6_score_skip") ok = parse_size(v, o.v6_score_skip);
-        else if (k == "v6_score_sample") ok = parse_size(v, o.v6_score_sample);
-        else if (k == "v6_dense_cut") ok = parse_double(v, o.v6_dense_cut);
-        else if (k == "v6_dense_block") ok = parse_size(v, o.v6_dense_block);
-        else if (k == "v6_reg") ok = parse_double(v, o.v6_reg);
-        else if (k == "v6_dear_floor") ok = parse_double(v, o.v6_dear_floor);
-        else if (k == "v6_dear_probe") ok = parse_size(v, o.v6_dear_probe);
-        else if (k == "v6_cheap_probe") ok = parse_size(v, o.v6_cheap_probe);
-        else if (k == "d_max") {
+        bool known = false;
+        for_each_option_field([&](const char* name, auto PilotOptions::*p) {
+          if (k != name) return;
+          known = true;
+          if constexpr (std::is_floating_point_v<option_field_t<decltype(p)>>) {
+            ok = parse_double(v, o.*p);
+          } else {
+            size_t x = 0;
+            ok = parse_size(v, x);
+            o.*p = x;
+          }
+        });
+        if (!known && k == "d_max") {
           double d = 0;
           if (v == "timed") o.d_max.reset();
           else if ((ok = parse_double(v, d))) o.d_max = d;
-        } else if (const std::string r = PilotOptions::retired(k); !r.empty()) {
-          return fail(r);
-        } else {
-          return fail("unknown option `" + std::string(k) + "`");
+        } else if (!known) {
+          const std::string r = PilotOptions::retired(k);
+          return fail(r.empty() ? "unknown option `" + std::string(k) + "`" : r);
         }
         if (!ok) return fail("bad value for option `" + std::string(k) + "`: `" + std::string(v) + "`");
       }

@@ -13,6 +13,7 @@
 #include <iomanip>
 #include <random>
 #include <sstream>
+#include <utility>
 
 #include "decisions.h"
 
@@ -32,14 +33,9 @@ std::ostream& operator<<(std::ostream& os, const MaskSpec& m) {
   return os;
 }
 std::ostream& operator<<(std::ostream& os, const PilotOptions& o) {
-  os << "{tile=" << o.tile << " probe=" << o.probe << " xlo=" << o.xlo << " lo=" << o.lo
-     << " calib_blocks=" << o.calib_blocks << " calib_len=" << o.calib_len << " verify_blocks=" << o.verify_blocks
-     << " bail=" << o.bail << " distrust=" << o.distrust << " seed=" << o.seed << " v6_pieces=" << o.v6_pieces
-     << " v6_bail=" << o.v6_bail << " v6_lo=" << o.v6_lo << " v6_floor=" << o.v6_floor << " v6_band=" << o.v6_band
-     << " v6_score_switch=" << o.v6_score_switch << " v6_score_blend=" << o.v6_score_blend
-     << " v6_score_skip=" << o.v6_score_skip << " v6_score_sample=" << o.v6_score_sample
-     << " v6_dense_cut=" << o.v6_dense_cut << " v6_dense_block=" << o.v6_dense_block << " v6_reg=" << o.v6_reg
-     << " v6_dear_floor=" << o.v6_dear_floor << " v6_dear_probe=" << o.v6_dear_probe << " v6_cheap_probe=" << o.v6_cheap_probe << " d_max=";
+  const char* sep = "{";
+  for_each_option_field([&](const char* k, auto PilotOptions::*p) { os << std::exchange(sep, " ") << k << '=' << o.*p; });
+  os << " d_max=";
   if (o.d_max)
     os << *o.d_max;
   else

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
+#include <type_traits>
 
 namespace maskapply::gen::hunt {
 
@@ -23,38 +24,6 @@ std::string pattern_file_name(Kernel pilot, Fn f, double regret) {
 }
 
 namespace {
-
-// Every PilotOptions field but d_max, by name: what `# options:` writes and reads.
-struct SizeField {
-  const char* name;
-  size_t PilotOptions::*p;
-};
-struct DoubleField {
-  const char* name;
-  double PilotOptions::*p;
-};
-constexpr SizeField kSizes[] = {{"tile", &PilotOptions::tile},          {"probe", &PilotOptions::probe},
-                                {"calib_blocks", &PilotOptions::calib_blocks}, {"calib_len", &PilotOptions::calib_len},
-                                {"verify_blocks", &PilotOptions::verify_blocks}, {"distrust", &PilotOptions::distrust},
-                                {"v6_pieces", &PilotOptions::v6_pieces},
-                                {"v6_score_switch", &PilotOptions::v6_score_switch},
-                                {"v6_score_blend", &PilotOptions::v6_score_blend},
-                                {"v6_score_skip", &PilotOptions::v6_score_skip},
-                                {"v6_score_sample", &PilotOptions::v6_score_sample},
-                                {"v6_dense_block", &PilotOptions::v6_dense_block},
-                                {"v6_dear_probe", &PilotOptions::v6_dear_probe},
-                                {"v6_cheap_probe", &PilotOptions::v6_cheap_probe}};
-constexpr DoubleField kDoubles[] = {{"xlo", &PilotOptions::xlo},     {"lo", &PilotOptions::lo},
-                                    {"B", &PilotOptions::B},         {"D", &PilotOptions::D},
-                                    {"bail", &PilotOptions::bail},   {"C", &PilotOptions::C},
-                                    {"S", &PilotOptions::S},         {"K", &PilotOptions::K},
-                                    {"M", &PilotOptions::M},         {"shrink", &PilotOptions::shrink},
-                                    {"kappa", &PilotOptions::kappa}, {"rho", &PilotOptions::rho},
-                                    {"v6_bail", &PilotOptions::v6_bail}, {"v6_lo", &PilotOptions::v6_lo},
-                                    {"v6_floor", &PilotOptions::v6_floor}, {"v6_band", &PilotOptions::v6_band},
-                                    {"v6_dense_cut", &PilotOptions::v6_dense_cut},
-                                    {"v6_reg", &PilotOptions::v6_reg},
-                                    {"v6_dear_floor", &PilotOptions::v6_dear_floor}};
 
 std::string g17(double x) {
   char buf[64];
@@ -77,11 +46,16 @@ bool parse_double(const std::string& s, double& v) {
 }  // namespace
 
 std::string options_text(const PilotOptions& o) {
-  std::string s;
-  for (const SizeField& f : kSizes) s += (s.empty() ? "" : " ") + std::string(f.name) + "=" + std::to_string(o.*f.p);
-  s += " seed=" + std::to_string(o.seed);
-  for (const DoubleField& f : kDoubles) s += " " + std::string(f.name) + "=" + g17(o.*f.p);
-  return s;
+  // The whole-number fields but seed, then seed, then the doubles (every field but d_max).
+  std::string ints, doubles;
+  for_each_option_field([&](const char* k, auto PilotOptions::*p) {
+    if constexpr (std::is_floating_point_v<option_field_t<decltype(p)>>) {
+      doubles += " " + std::string(k) + "=" + g17(o.*p);
+    } else if (std::string_view(k) != "seed") {
+      ints += (ints.empty() ? "" : " ") + std::string(k) + "=" + std::to_string(o.*p);
+    }
+  });
+  return ints + " seed=" + std::to_string(o.seed) + doubles;
 }
 
 std::variant<PilotOptions, std::string> parse_options_text(const std::string& text) {
@@ -92,17 +66,20 @@ std::variant<PilotOptions, std::string> parse_options_text(const std::string& te
     if (eq == std::string::npos) return "expected NAME=VALUE, got '" + kv + "'";
     const std::string k = kv.substr(0, eq), v = kv.substr(eq + 1);
     bool known = false, ok = true;
-    uint64_t u = 0;
-    if (k == "seed") known = true, ok = parse_u64(v, u), o.seed = u;
-    for (const SizeField& f : kSizes)
-      if (k == f.name) known = true, ok = parse_u64(v, u), o.*f.p = static_cast<size_t>(u);
-    for (const DoubleField& f : kDoubles)
-      if (k == f.name) known = true, ok = parse_double(v, o.*f.p);
+    for_each_option_field([&](const char* name, auto PilotOptions::*p) {
+      if (k != name) return;
+      known = true;
+      if constexpr (std::is_floating_point_v<option_field_t<decltype(p)>>) {
+        ok = parse_double(v, o.*p);
+      } else {
+        uint64_t u = 0;
+        ok = parse_u64(v, u), o.*p = static_cast<option_field_t<decltype(p)>>(u);
+      }
+    });
     if (!known && !PilotOptions::retired(k).empty()) return PilotOptions::retired(k);
     if (!known) {
-      std::string names = "seed";
-      for (const SizeField& f : kSizes) names += std::string(", ") + f.name;
-      for (const DoubleField& f : kDoubles) names += std::string(", ") + f.name;
+      std::string names;
+      for_each_option_field([&](const char* name, auto) { names += (names.empty() ? "" : ", ") + std::string(name); });
       return "unknown option '" + k + "' (known: " + names + ")";
     }
     if (!ok) return "bad value '" + v + "' for option " + k;

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <map>
 #include <stdexcept>
+#include <type_traits>
 
 #include <ctime>
 
@@ -35,12 +36,8 @@ const std::vector<Knob> kV6Knobs{Knob::tile,    Knob::probe,  Knob::xlo,      Kn
                                  Knob::v6_dense_block, Knob::v6_reg, Knob::v6_dear_floor, Knob::v6_dear_probe,
                                  Knob::v6_cheap_probe};
 
-bool whole_knob(Knob k) {
-  return k == Knob::tile || k == Knob::probe || k == Knob::verify_blocks || k == Knob::distrust || k == Knob::v6_pieces ||
-         k == Knob::v6_score_switch || k == Knob::v6_score_blend || k == Knob::v6_score_skip ||
-         k == Knob::v6_score_sample || k == Knob::v6_dense_block || k == Knob::v6_dear_probe ||
-         k == Knob::v6_cheap_probe;
-}
+// Whether a knob's option holds a whole number (for_each_option_field's fields are size_t or double).
+bool whole_knob(Knob k);
 
 // A knob's value as it reads back: a whole number, or the shortest decimal that gives the same double.
 std::string value_text(Knob k, double v) {
@@ -71,59 +68,33 @@ std::optional<Knob> knob_from_name(std::string_view s) {
   return std::nullopt;
 }
 
+namespace {
+
+// Every knob is a PilotOptions field of its name (for_each_option_field); `visit` gets its member pointer.
+template <class Visit>
+void with_knob_field(Knob k, Visit&& visit) {
+  bool found = false;
+  for_each_option_field([&](const char* n, auto PilotOptions::*p) {
+    if (n == name(k)) found = true, visit(p);
+  });
+  if (!found) throw std::logic_error("tune: knob " + std::string(name(k)) + " is no PilotOptions field");
+}
+
+bool whole_knob(Knob k) {
+  bool whole = false;
+  with_knob_field(k, [&](auto PilotOptions::*p) { whole = !std::is_floating_point_v<option_field_t<decltype(p)>>; });
+  return whole;
+}
+}  // namespace
+
 double knob_value(const PilotOptions& o, Knob k) {
-  switch (k) {
-    case Knob::tile: return static_cast<double>(o.tile);
-    case Knob::probe: return static_cast<double>(o.probe);
-    case Knob::xlo: return o.xlo;
-    case Knob::lo: return o.lo;
-    case Knob::verify_blocks: return static_cast<double>(o.verify_blocks);
-    case Knob::bail: return o.bail;
-    case Knob::distrust: return static_cast<double>(o.distrust);
-    case Knob::v6_pieces: return static_cast<double>(o.v6_pieces);
-    case Knob::v6_bail: return o.v6_bail;
-    case Knob::v6_lo: return o.v6_lo;
-    case Knob::v6_floor: return o.v6_floor;
-    case Knob::v6_band: return o.v6_band;
-    case Knob::v6_score_switch: return static_cast<double>(o.v6_score_switch);
-    case Knob::v6_score_blend: return static_cast<double>(o.v6_score_blend);
-    case Knob::v6_score_skip: return static_cast<double>(o.v6_score_skip);
-    case Knob::v6_score_sample: return static_cast<double>(o.v6_score_sample);
-    case Knob::v6_dense_cut: return o.v6_dense_cut;
-    case Knob::v6_dense_block: return static_cast<double>(o.v6_dense_block);
-    case Knob::v6_reg: return o.v6_reg;
-    case Knob::v6_dear_floor: return o.v6_dear_floor;
-    case Knob::v6_dear_probe: return static_cast<double>(o.v6_dear_probe);
-    case Knob::v6_cheap_probe: return static_cast<double>(o.v6_cheap_probe);
-  }
-  return 0;
+  double v = 0;
+  with_knob_field(k, [&](auto PilotOptions::*p) { v = static_cast<double>(o.*p); });
+  return v;
 }
 
 void set_knob(PilotOptions& o, Knob k, double v) {
-  switch (k) {
-    case Knob::tile: o.tile = static_cast<size_t>(v); break;
-    case Knob::probe: o.probe = static_cast<size_t>(v); break;
-    case Knob::xlo: o.xlo = v; break;
-    case Knob::lo: o.lo = v; break;
-    case Knob::verify_blocks: o.verify_blocks = static_cast<size_t>(v); break;
-    case Knob::bail: o.bail = v; break;
-    case Knob::distrust: o.distrust = static_cast<size_t>(v); break;
-    case Knob::v6_pieces: o.v6_pieces = static_cast<size_t>(v); break;
-    case Knob::v6_bail: o.v6_bail = v; break;
-    case Knob::v6_lo: o.v6_lo = v; break;
-    case Knob::v6_floor: o.v6_floor = v; break;
-    case Knob::v6_band: o.v6_band = v; break;
-    case Knob::v6_score_switch: o.v6_score_switch = static_cast<size_t>(v); break;
-    case Knob::v6_score_blend: o.v6_score_blend = static_cast<size_t>(v); break;
-    case Knob::v6_score_skip: o.v6_score_skip = static_cast<size_t>(v); break;
-    case Knob::v6_score_sample: o.v6_score_sample = static_cast<size_t>(v); break;
-    case Knob::v6_dense_cut: o.v6_dense_cut = v; break;
-    case Knob::v6_dense_block: o.v6_dense_block = static_cast<size_t>(v); break;
-    case Knob::v6_reg: o.v6_reg = v; break;
-    case Knob::v6_dear_floor: o.v6_dear_floor = v; break;
-    case Knob::v6_dear_probe: o.v6_dear_probe = static_cast<size_t>(v); break;
-    case Knob::v6_cheap_probe: o.v6_cheap_probe = static_cast<size_t>(v); break;
-  }
+  with_knob_field(k, [&](auto PilotOptions::*p) { o.*p = static_cast<option_field_t<decltype(p)>>(v); });
 }
 
 const std::vector<double>& knob_grid(Knob k) {

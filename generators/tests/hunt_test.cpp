@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <set>
 #include <tuple>
+#include <type_traits>
+#include <variant>
 
 #include "pattern_file.h"
 #include "search.h"
@@ -281,6 +283,25 @@ TEST(PatternFile, headGivesBackTheFiguresPatternFileWroteAndRefusesAnyOtherFirst
   for (const std::string& bad : bads)
     EXPECT_FALSE(read_head(bad).has_value()) << bad;
   EXPECT_EQ(read_reproduce("# model regret 1.0 for pilot_v4\nlength 16\n"), "");
+}
+
+// `# options:` lines (options_text) carry every PilotOptions field (for_each_option_field) and read back to it.
+TEST(PatternFile, optionsLineCarriesEveryOptionFieldAtAValueNoDefaultHas) {
+  PilotOptions o;
+  size_t fields = 0;
+  for_each_option_field([&](const char*, auto PilotOptions::*p) {
+    ++fields;
+    o.*p = o.*p + (std::is_floating_point_v<option_field_t<decltype(p)>> ? 0.001 * fields : 1);
+  });
+  const std::string text = options_text(o);
+  const auto parsed = parse_options_text(text);
+  ASSERT_TRUE(std::holds_alternative<PilotOptions>(parsed)) << std::get<std::string>(parsed) << "\n" << text;
+  const PilotOptions defaults;
+  for_each_option_field([&](const char* name, auto PilotOptions::*p) {
+    EXPECT_NE(o.*p, defaults.*p) << name;
+    EXPECT_EQ(std::get<PilotOptions>(parsed).*p, o.*p) << name << " in " << text;
+  });
+  EXPECT_EQ(options_text(std::get<PilotOptions>(parsed)), text);
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 #include "families.h"
 #include "pattern.h"
 #include "provenance.h"
+#include "tune.h"
 
 namespace maskapply::cli {
 
@@ -182,20 +183,8 @@ std::pair<gen::Pattern, gen::hunt::Recorded> read_pattern(const std::string& pat
 
 nlohmann::ordered_json options_json(const PilotOptions& o) {
   nlohmann::ordered_json j;
-  j["tile"] = o.tile, j["probe"] = o.probe, j["xlo"] = o.xlo, j["lo"] = o.lo, j["B"] = o.B, j["D"] = o.D;
-  j["calib_blocks"] = o.calib_blocks, j["calib_len"] = o.calib_len, j["verify_blocks"] = o.verify_blocks;
-  j["bail"] = o.bail, j["distrust"] = o.distrust;
+  for_each_option_field([&](const char* k, auto PilotOptions::*p) { j[k] = o.*p; });
   j["d_max"] = o.d_max ? nlohmann::json(*o.d_max) : nlohmann::json(nullptr);
-  j["seed"] = o.seed, j["C"] = o.C, j["S"] = o.S, j["K"] = o.K, j["M"] = o.M;
-  j["shrink"] = o.shrink, j["kappa"] = o.kappa, j["rho"] = o.rho;
-  j["v6_pieces"] = o.v6_pieces, j["v6_bail"] = o.v6_bail, j["v6_lo"] = o.v6_lo;
-  j["v6_floor"] = o.v6_floor, j["v6_band"] = o.v6_band;
-  j["v6_score_switch"] = o.v6_score_switch, j["v6_score_blend"] = o.v6_score_blend;
-  j["v6_score_skip"] = o.v6_score_skip, j["v6_score_sample"] = o.v6_score_sample;
-  j["v6_dense_cut"] = o.v6_dense_cut;
-  j["v6_dense_block"] = o.v6_dense_block, j["v6_reg"] = o.v6_reg;
-  j["v6_dear_floor"] = o.v6_dear_floor, j["v6_dear_probe"] = o.v6_dear_probe;
-  j["v6_cheap_probe"] = o.v6_cheap_probe;
   return j;
 }
 
@@ -668,11 +657,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   tune_app->add_option("--model-file", ta.model_file, "Host model file for --model host")->capture_default_str();
   tune_app->add_option("--options", ta.options, "The options to start from, as NAME=VALUE words (the article's "
                                                 "otherwise); the model's constants and d_max go on top");
-  tune_app->add_option("--knobs", ta.knobs, "Comma-separated knobs to move (tile, probe, xlo, lo, verify_blocks, "
-                                            "bail, distrust; v6: v6_pieces, v6_bail, v6_lo, v6_floor, v6_band, "
-                                            "v6_score_switch, v6_score_blend, v6_score_skip, v6_score_sample, "
-                                            "v6_dense_cut, v6_dense_block, v6_reg, "
-                                            "v6_dear_floor, v6_dear_probe, v6_cheap_probe); default: every knob the pilot reads");
+  tune_app->add_option("--knobs", ta.knobs, "Comma-separated knobs to move (" + gen::hunt::knob_names() +
+                                                "); default: every knob the pilot reads");
   tune_app->add_option("--n", ta.n, "Elements (default: 36 tiles, as the hunt; 12288 to 2^21)")->capture_default_str()
       ->check(whole(12288, size_t{1} << 21));
   tune_app->add_option("--seconds", ta.seconds, "Time cap per pilot x f (0: none); reported when it cuts the budget")
