@@ -546,8 +546,10 @@ void pilot_v4(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
 template <class F, class M, class Obs = NullObserver>
 void pilot_v6(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions& o = {}, Obs&& obs = {}) {
   detail::Pilot p(a, n, f, mask, ws, o, obs);
-  const auto probe_of = [&](double d_max) {  // a dear f's probe is shorter (a band below 0 too), a cheap f's too
-    return !(d_max < o.v6_band) ? std::min(o.probe, o.v6_dear_probe) : d_max >= 0 ? std::min(o.probe, o.v6_cheap_probe) : o.probe;
+  const auto probe_of = [&](double d_max) -> size_t {
+    if (!(d_max < o.v6_band)) return std::min(o.probe, o.v6_dear_probe);  // a dear f
+    if (d_max >= 0) return std::min(o.probe, o.v6_cheap_probe);            // a cheap f
+    return o.probe;                                                         // d_max < 0: the switch score, no probe
   };
   bool blend = false;  // d_max < 0: the mode the tile before ended in
   p.for_each_tile([&](detail::Tile& t) {
