@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <array>
 #include <cmath>
@@ -15,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <system_error>
 
 #include "compact.h"
 #include "detour.h"
@@ -151,6 +153,21 @@ constexpr void for_each_option_field(Visit&& visit) {
   visit("v6_dear_floor", &PilotOptions::v6_dear_floor);
   visit("v6_dear_probe", &PilotOptions::v6_dear_probe);
   visit("v6_cheap_probe", &PilotOptions::v6_cheap_probe);
+}
+
+// Sets the field of for_each_option_field named `name` from `text`: a whole number or a finite double, the whole
+// text (std::from_chars). Empty when no field has that name (d_max has none: each file spells it its own way),
+// else whether `text` was such a value. What case files, `# options:` lines and `--options` words share.
+inline std::optional<bool> set_option_field(PilotOptions& o, std::string_view name, std::string_view text) {
+  std::optional<bool> ok;
+  for_each_option_field([&](const char* field, auto PilotOptions::*p) {
+    if (name != field) return;
+    option_field_t<decltype(p)> v{};
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    ok = !text.empty() && ec == std::errc{} && end == text.data() + text.size() && std::isfinite(static_cast<double>(v));
+    if (*ok) o.*p = v;
+  });
+  return ok;
 }
 
 // The article's integer thresholds, in counts over the probe: hi = d_max * probe, xlo, lo (truncated as in

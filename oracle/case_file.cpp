@@ -145,19 +145,9 @@ CaseParse parse_case(std::string_view text) {
         if (eq == std::string_view::npos) return fail("expected KEY=VALUE in options, got `" + std::string(w[i]) + "`");
         const std::string_view k = w[i].substr(0, eq), v = w[i].substr(eq + 1);
         PilotOptions& o = c.options;
-        bool ok = true;
-        bool known = false;
-        for_each_option_field([&](const char* name, auto PilotOptions::*p) {
-          if (k != name) return;
-          known = true;
-          if constexpr (std::is_floating_point_v<option_field_t<decltype(p)>>) {
-            ok = parse_double(v, o.*p);
-          } else {
-            size_t x = 0;
-            ok = parse_size(v, x);
-            o.*p = x;
-          }
-        });
+        const std::optional<bool> set = set_option_field(o, k, v);
+        const bool known = set.has_value();
+        bool ok = set.value_or(true);
         if (!known && k == "d_max") {
           double d = 0;
           if (v == "timed") o.d_max.reset();

@@ -31,11 +31,6 @@ std::string g17(double x) {
   return buf;
 }
 
-bool parse_u64(const std::string& s, uint64_t& v) {
-  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  return !s.empty() && ec == std::errc{} && p == s.data() + s.size();
-}
-
 bool parse_double(const std::string& s, double& v) {
   if (s.empty()) return false;
   char* end = nullptr;
@@ -65,17 +60,8 @@ std::variant<PilotOptions, std::string> parse_options_text(const std::string& te
     const size_t eq = kv.find('=');
     if (eq == std::string::npos) return "expected NAME=VALUE, got '" + kv + "'";
     const std::string k = kv.substr(0, eq), v = kv.substr(eq + 1);
-    bool known = false, ok = true;
-    for_each_option_field([&](const char* name, auto PilotOptions::*p) {
-      if (k != name) return;
-      known = true;
-      if constexpr (std::is_floating_point_v<option_field_t<decltype(p)>>) {
-        ok = parse_double(v, o.*p);
-      } else {
-        uint64_t u = 0;
-        ok = parse_u64(v, u), o.*p = static_cast<option_field_t<decltype(p)>>(u);
-      }
-    });
+    const std::optional<bool> set = set_option_field(o, k, v);
+    const bool known = set.has_value(), ok = set.value_or(false);
     if (!known && !PilotOptions::retired(k).empty()) return PilotOptions::retired(k);
     if (!known) {
       std::string names;
