@@ -102,11 +102,6 @@ struct PilotOptions {
   }
 };
 
-// Every PilotOptions field but d_max (an optional, which each reader spells "timed" or null), by name, in the order
-// case files write them: visit(name, member pointer) for each. The one list that case files, pattern files, the
-// JSON reports, the properties' printer and tune walk; a new option is a field above and a line here.
-template <class Visit>
-constexpr void for_each_option_field(Visit&& visit);
 // The type of the field a member pointer of for_each_option_field points at (size_t, uint64_t or double).
 template <class P>
 struct option_field;
@@ -117,6 +112,9 @@ struct option_field<T PilotOptions::*> {
 template <class P>
 using option_field_t = typename option_field<P>::type;
 
+// Every PilotOptions field but d_max (an optional, which each reader spells "timed" or null), by name, in the order
+// case files write them: visit(name, member pointer) for each. The one list that case files, pattern files, the
+// JSON reports, the properties' printer and tune walk; a new option is a field above and a line here.
 template <class Visit>
 constexpr void for_each_option_field(Visit&& visit) {
   visit("tile", &PilotOptions::tile);

@@ -36,8 +36,7 @@ const std::vector<Knob> kV6Knobs{Knob::tile,    Knob::probe,  Knob::xlo,      Kn
                                  Knob::v6_dense_block, Knob::v6_reg, Knob::v6_dear_floor, Knob::v6_dear_probe,
                                  Knob::v6_cheap_probe};
 
-// Whether a knob's option holds a whole number (for_each_option_field's fields are size_t or double).
-bool whole_knob(Knob k);
+bool whole_knob(Knob k);  // below: whether the knob's PilotOptions field holds a whole number
 
 // A knob's value as it reads back: a whole number, or the shortest decimal that gives the same double.
 std::string value_text(Knob k, double v) {
@@ -80,6 +79,7 @@ void with_knob_field(Knob k, Visit&& visit) {
   if (!found) throw std::logic_error("tune: knob " + std::string(name(k)) + " is no PilotOptions field");
 }
 
+// Whether a knob's option holds a whole number (for_each_option_field's fields are size_t, uint64_t or double).
 bool whole_knob(Knob k) {
   bool whole = false;
   with_knob_field(k, [&](auto PilotOptions::*p) { whole = !std::is_floating_point_v<option_field_t<decltype(p)>>; });
