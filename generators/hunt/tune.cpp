@@ -36,7 +36,22 @@ const std::vector<Knob> kV6Knobs{Knob::tile,    Knob::probe,  Knob::xlo,      Kn
                                  Knob::v6_dense_block, Knob::v6_reg, Knob::v6_dear_floor, Knob::v6_dear_probe,
                                  Knob::v6_cheap_probe};
 
-bool whole_knob(Knob k);  // below: whether the knob's PilotOptions field holds a whole number
+// Every knob is a PilotOptions field of its name (for_each_option_field); `visit` gets its member pointer.
+template <class Visit>
+void with_knob_field(Knob k, Visit&& visit) {
+  bool found = false;
+  for_each_option_field([&](const char* n, auto PilotOptions::*p) {
+    if (n == name(k)) found = true, visit(p);
+  });
+  if (!found) throw std::logic_error("tune: knob " + std::string(name(k)) + " is no PilotOptions field");
+}
+
+// Whether a knob's option holds a whole number (for_each_option_field's fields are size_t, uint64_t or double).
+bool whole_knob(Knob k) {
+  bool whole = false;
+  with_knob_field(k, [&](auto PilotOptions::*p) { whole = !std::is_floating_point_v<option_field_t<decltype(p)>>; });
+  return whole;
+}
 
 // A knob's value as it reads back: a whole number, or the shortest decimal that gives the same double.
 std::string value_text(Knob k, double v) {
@@ -66,26 +81,6 @@ std::optional<Knob> knob_from_name(std::string_view s) {
     if (kKnobNames[i] == s) return static_cast<Knob>(i);
   return std::nullopt;
 }
-
-namespace {
-
-// Every knob is a PilotOptions field of its name (for_each_option_field); `visit` gets its member pointer.
-template <class Visit>
-void with_knob_field(Knob k, Visit&& visit) {
-  bool found = false;
-  for_each_option_field([&](const char* n, auto PilotOptions::*p) {
-    if (n == name(k)) found = true, visit(p);
-  });
-  if (!found) throw std::logic_error("tune: knob " + std::string(name(k)) + " is no PilotOptions field");
-}
-
-// Whether a knob's option holds a whole number (for_each_option_field's fields are size_t, uint64_t or double).
-bool whole_knob(Knob k) {
-  bool whole = false;
-  with_knob_field(k, [&](auto PilotOptions::*p) { whole = !std::is_floating_point_v<option_field_t<decltype(p)>>; });
-  return whole;
-}
-}  // namespace
 
 double knob_value(const PilotOptions& o, Knob k) {
   double v = 0;
