@@ -4,7 +4,7 @@
 // of v1-v4 on uniform random selections (densities 0.005-1, seeds 1 and 2). Options from the environment:
 // X_PROBE=probe X_VB=v6_pieces X_BAIL=v6_bail X_LOD=v6_lo X_FLOOR=v6_floor X_BAND=v6_band
 // X_SW=v6_score_switch X_TB=v6_score_blend X_TS=v6_score_skip X_SAMP=v6_score_sample X_DC=v6_dense_cut X_DB=v6_dense_block X_REG=v6_reg X_DFLOOR=v6_dear_floor X_DPROBE=v6_dear_probe X_CPROBE=v6_cheap_probe;
-// X_NOBOUND=1 or X_NOPLAIN=1 skip a part, X_F=name measures that f only, X_ALLD=1 prints each density's ratio. The
+// X_BLO, X_BHI, X_BSTEPS: the bisection's bracket and steps (1, 20, 14: to 2^-14 of 19); X_NOBOUND=1 or X_NOPLAIN=1 skip a part, X_F=name measures that f only, X_ALLD=1 prints each density's ratio. The
 // plain-data worst is also given for densities <= 0.2 and above.
 //   X_LOD=0.3 build/x86/generators/maskapply_v6_explore
 #include <algorithm>
@@ -48,8 +48,9 @@ int main() {
     const PilotOptions o = opts(m, f);
     printf("%s:", std::string(kFnNames[fi]).c_str());
     if (bound) {
-      double lo = 1, hi = 20;
-      for (int it = 0; it < 14; ++it) { double mid = (lo + hi) / 2; (bound_objective(Kernel::pilot_v6, f, m, o, n, mid) > 0 ? lo : hi) = mid; }
+      double lo = getenv("X_BLO") ? atof(getenv("X_BLO")) : 1, hi = getenv("X_BHI") ? atof(getenv("X_BHI")) : 20;
+      const int steps = getenv("X_BSTEPS") ? atoi(getenv("X_BSTEPS")) : 14;
+      for (int it = 0; it < steps; ++it) { double mid = (lo + hi) / 2; (bound_objective(Kernel::pilot_v6, f, m, o, n, mid) > 0 ? lo : hi) = mid; }
       printf(" bound %.3f", hi);
     }
     if (plain) {
