@@ -41,11 +41,13 @@
 //       1.5]), distrust (0..20)
 //   u8  d_max: < 12 picks {-1, -0.01, 0, 0.014, 0.1, 0.16, 0.5, 0.75, 0.9, 0.99, 1, 1.5}, else f64 in [-2, 2]
 //   u64 v5's probe seed, only when option flag bit 2 is set (else 0, the default)
-//   15 x u8 pilot_v6's options, only when option flag bit 3 is set and the pilot is pilot_v6 (else its defaults),
+//   25 x u8 pilot_v6's options, only when option flag bit 3 is set and the pilot is pilot_v6 (else its defaults),
 //       in this order: v6_pieces, v6_bail, v6_lo, v6_floor, v6_band, v6_score_switch, v6_dense_cut,
 //       v6_score_blend, v6_dense_block, v6_reg, v6_dear_floor, v6_dear_probe, v6_score_skip, v6_score_sample,
-//       v6_cheap_probe (the sixth and eighth were v6_skip_cut and v6_cut_pieces until 2026-12-06; the fifteenth
-//       since 2026-12-06); each below 64 keeps the default,
+//       v6_cheap_probe, v6_cs, v6_cs_empty, v6_cs_switch, v6_cs_block, v6_cs_reg, v6_cs_elem, v6_cs_to_skip,
+//       v6_cs_to_compact, v6_cs_sample, v6_cs_probation (the sixth and eighth were v6_skip_cut and v6_cut_pieces
+//       until 2026-12-06; the fifteenth since 2026-12-06, the last ten since 2026-12-07); each below 64 keeps the
+//       default,
 //       else s - 64 = 0 .. 191 picks a value at and beyond its range's ends (consume_v6_options)
 //   u32 n (mod min(100000, calibration + 20 tiles) + 1; `pilots`: then mod 2049 when above 2048)
 //   u8  misalignment (mod 16)
@@ -109,7 +111,8 @@ PilotOptions consume_options(FuzzedDataProvider& p, uint8_t flags) {
 
 // pilot_v6's own options (option flag bit 3): a byte each; below 64 the default, else s = byte - 64 picks the
 // pieces 1 .. 40, a full block's count 0 .. 17 (17: never), a dear f's probe 1 .. 320, the switch score's switch 0
-// .. 12, thresholds 1 .. 40 and counted blocks one in 1 .. 17, and each fraction in steps of
+// .. 12, thresholds 1 .. 40 and counted blocks one in 1 .. 17 (the compact score: on or off, weights 0 .. 40,
+// thresholds 0 .. 160, a probation up to its compact threshold), and each fraction in steps of
 // 1/191 over a range reaching past its meaningful ends (a bail and floors of 0 and above 1, a band that makes every
 // f cheap or dear).
 void consume_v6_options(FuzzedDataProvider& p, PilotOptions& o) {
@@ -132,6 +135,15 @@ void consume_v6_options(FuzzedDataProvider& p, PilotOptions& o) {
   if (const int s = byte(); s >= 0) o.v6_score_skip = 1 + static_cast<size_t>(s) % 40;
   if (const int s = byte(); s >= 0) o.v6_score_sample = 1 + static_cast<size_t>(s) % 17;
   if (const int s = byte(); s >= 0) o.v6_cheap_probe = 1 + static_cast<size_t>(s) % 320;
+  if (const int s = byte(); s >= 0) o.v6_cs = static_cast<size_t>(s) % 2;
+  for (size_t PilotOptions::*w : {&PilotOptions::v6_cs_empty, &PilotOptions::v6_cs_switch, &PilotOptions::v6_cs_block,
+                                  &PilotOptions::v6_cs_reg, &PilotOptions::v6_cs_elem})
+    if (const int s = byte(); s >= 0) o.*w = static_cast<size_t>(s) % 41;
+  if (const int s = byte(); s >= 0) o.v6_cs_to_skip = static_cast<size_t>(s) % 161;
+  if (const int s = byte(); s >= 0) o.v6_cs_to_compact = static_cast<size_t>(s) % 161;
+  if (const int s = byte(); s >= 0) o.v6_cs_sample = 1 + static_cast<size_t>(s) % 17;
+  if (const int s = byte(); s >= 0) o.v6_cs_probation = static_cast<size_t>(s) % (o.v6_cs_to_skip + 1);
+  o.v6_cs_probation = std::min(o.v6_cs_probation, o.v6_cs_to_skip);  // validate() requires it
 }
 
 }  // namespace

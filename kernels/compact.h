@@ -5,6 +5,8 @@
 // compact_skip_cut_span one compact_skip pass that stops at the first dense piece.
 #pragma once
 
+#include <algorithm>
+#include <optional>
 #include <type_traits>
 
 #include "detour.h"
@@ -62,6 +64,15 @@ class CompactPass {
         if (i >= from) c.nonempty += packed != 0, c.dense |= packed >= dense_at;
     }
     return c;
+  }
+  // Compresses the one block at element i (a multiple of 16). Returns how many of its elements were selected.
+  size_t compress_block_at(size_t i) {
+    const Block b = load_block(k_.p + i, k_.mask);
+    std::array<uint32_t, 4> code;
+    const size_t packed = compress_block(k_.ptr, b, code, k_.w);
+    k_.ptr += packed;
+    book_block(k_.s, idx_, booked_, i, code, k_.w);
+    return packed;
   }
   // How many elements are packed so far.
   size_t packed() const { return k_.packed(); }
@@ -164,6 +175,114 @@ size_t compact_skip_cut_span(float* p, size_t n, F& f, M& mask, Workspace& ws, s
 }
 
 }  // namespace detail
+
+// pilot_v6's compact score (a cheap f, 0 <= d_max < v6_band; docs/pilot_v6.md): the constants of
+// compact_blend_skip_scored, weights in 1/8 ns (their defaults are PilotOptions' v6_cs_*). A score is what the mode
+// running loses to the other one so far, clamped to [0, the threshold that ends the mode].
+struct CompactScore {
+  size_t empty;     // an empty block: compact loses this much to blend_skip (blend_skip gains it back)
+  size_t sw;        // a block whose emptiness differs from the block before it: compact gains this much
+  size_t block;     // a non-empty block: compact gains this much ...
+  size_t reg;       // ... less this much per selected element, up to 4 (a register expand visits) ...
+  size_t elem;      // ... less this much per selected element
+  size_t to_skip;   // compact hands over to blend_skip at this score
+  size_t to_blend;  // blend_skip hands over to compact at this score
+  size_t sample;    // blend_skip counts one block in this many (the blocks sample - 1, 2 sample - 1, ... of [a, a+n))
+  size_t probation;  // the score a compact run that follows blend_skip starts from
+  // Compact's score after a block of cnt selected elements (last: the block before it was empty).
+  long compact_step(long score, bool last, size_t cnt) const {
+    const bool e = cnt == 0;
+    long d = e ? L(empty) : -L(block) + L(reg) * L(std::min<size_t>(cnt, 4)) + L(elem) * L(cnt);
+    if (e != last) d -= L(sw);
+    return std::clamp(score + d, 0L, L(to_skip));
+  }
+  // blend_skip's score after a block (before: the block before it was empty); a non-empty block that is not
+  // counted (cnt unknown) only moves the score by a switch; a counted one weighs sample times.
+  long skip_step(long score, bool before, size_t cnt, bool counted) const {
+    const bool e = cnt == 0;
+    long d = e ? -L(empty)
+               : !counted ? 0
+                          : L(sample) * (L(block) - L(reg) * L(std::min<size_t>(cnt, 4)) - L(elem) * L(cnt));
+    if (e != before) d += L(sw);
+    return std::clamp(score + d, 0L, L(to_blend));
+  }
+
+ private:
+  static long L(size_t x) { return static_cast<long>(x); }
+};
+
+// compact and blend_skip over [a, a+n) of n <= ws.capacity() elements, starting in blend_skip when `skip` is set,
+// with a verdict after every whole block but the last. compact runs as one packed pass per run (f once, one
+// rounding to 16 lanes), its score (s.compact_step over each block's selected count, which compress has anyway)
+// starting at 0 (at s.probation after blend_skip); at s.to_skip or more that pass finishes and blend_skip runs from
+// the next block, its score at 0. blend_skip's score (s.skip_step) reads each block's emptiness, which the skip test
+// has anyway, and counts the non-empty blocks at tile-relative index sample - 1 (mod sample): such a block is a
+// blend_skip_verified run of its own (counted, blended), and the blend_skip run after it starts again (its first
+// block compared with "non-empty", which the counted block was); at s.to_blend or more a compact run starts at the
+// next block. Every mode's first block compares with "non-empty" (its `last`). The last n % 16 elements are finished
+// by the mode they come in. told(begin, end, strategy) is told every non-empty run in order. Returns the mode it
+// ends in (true: blend_skip). Never reads or writes outside [a, a+n).
+template <class F, class M, class W, class Report>
+bool compact_blend_skip_scored(float* a, size_t n, F f, M mask, Workspace& ws, const CompactScore& s, bool skip,
+                               W&& w, Report&& told) {
+  using Pass = detail::CompactPass<F, M, std::remove_reference_t<W>>;
+  const auto report = [&](size_t begin, size_t end, Strategy st) {
+    if (begin < end) told(begin, end, st);
+  };
+  const size_t body = detail::block_floor(n), blocks = body / detail::kBlock;
+  const size_t sample = std::max<size_t>(1, s.sample);
+  std::optional<Pass> pass;
+  if (!skip) pass.emplace(a, f, mask, ws, w);
+  size_t next_counted = sample - 1;  // the next block blend_skip would count
+  long score = 0;
+  size_t from = 0;          // where the run being built began
+  bool last = false;        // the block before was empty (a mode's first block: "non-empty")
+  bool prev_empty = false;  // blend_skip's skip test: the block before in its run
+  for (size_t g = 0; g < blocks; ++g) {
+    const size_t at = g * detail::kBlock;
+    const bool verdict = g + 1 < blocks, counted = g == next_counted;
+    if (counted) next_counted += sample;
+    if (!skip) {
+      const size_t cnt = pass->compress_block_at(at);
+      score = s.compact_step(score, last, cnt);
+      last = cnt == 0;
+      if (verdict && score >= static_cast<long>(s.to_skip)) {
+        pass->finish();
+        pass.reset();
+        report(from, at + detail::kBlock, Strategy::compact);
+        skip = true, score = 0, last = false, prev_empty = false, from = at + detail::kBlock;
+      }
+      continue;
+    }
+    float* p = a + at;
+    const detail::Block b = detail::load_block(p, mask);
+    size_t cnt = 0;
+    if (counted && detail::block_any(b)) {
+      std::array<uint32x4_t, 4> acc{vdupq_n_u32(0), vdupq_n_u32(0), vdupq_n_u32(0), vdupq_n_u32(0)};
+      detail::count_block(acc, b);
+      cnt = detail::sum_counts(acc);
+      w.work(Work::counted, 4);
+      detail::blend_store(p, b, f, w);
+      report(from, at, Strategy::blend_skip);
+      report(at, at + detail::kBlock, Strategy::blend_skip_verified);
+      from = at + detail::kBlock, prev_empty = false;
+    } else if (!detail::skip_block(b, prev_empty, w)) {
+      detail::blend_store(p, b, f, w);
+      cnt = 1;  // non-empty (not counted: skip_step reads no more than that)
+    }
+    score = s.skip_step(score, last, cnt, counted);
+    last = cnt == 0;
+    if (verdict && score >= static_cast<long>(s.to_blend)) {
+      report(from, at + detail::kBlock, Strategy::blend_skip);
+      pass.emplace(a, f, mask, ws, w);
+      skip = false, score = static_cast<long>(s.probation), last = false, from = at + detail::kBlock;
+    }
+  }
+  if (!skip) pass->finish();
+  detail::blend_tail(a + body, n - body, f, mask, w);
+  report(from, n, skip ? Strategy::blend_skip : Strategy::compact);
+  return skip;
+}
 
 // As detour, but expand visits only the registers that had a selected lane. Returns how many were selected.
 // Never reads or writes outside [a, a+n).

@@ -67,6 +67,21 @@ struct PilotOptions {
   double v6_reg = 0.6;         // a dear f: the one-pass detour ends at a piece with fewer of its registers non-empty
   size_t v6_dear_probe = 128;  // a dear f: pilot_v6 probes min(probe, v6_dear_probe) elements (and counts by it)
   size_t v6_cheap_probe = 96;  // a cheap f (0 <= d_max < v6_band): min(probe, v6_cheap_probe) elements
+  // A cheap f (0 <= d_max < v6_band): v6_cs = 1 runs the compact score (compact.h's CompactScore; no probe), 0 the
+  // probe's table (v6_cheap_probe, v6_floor, v6_dense_cut, v6_dense_block). The score's weights in 1/8 ns (m5's):
+  // an empty block, a switch, a non-empty block, less per selected element up to 4 and per selected element;
+  // compact hands over to blend_skip at v6_cs_to_skip, blend_skip to compact at v6_cs_to_compact, blend_skip counts
+  // one block in v6_cs_sample, and a compact run after blend_skip starts at v6_cs_probation.
+  size_t v6_cs = 1;
+  size_t v6_cs_empty = 12;
+  size_t v6_cs_switch = 24;
+  size_t v6_cs_block = 10;
+  size_t v6_cs_reg = 4;
+  size_t v6_cs_elem = 1;
+  size_t v6_cs_to_skip = 112;
+  size_t v6_cs_to_compact = 64;
+  size_t v6_cs_sample = 4;
+  size_t v6_cs_probation = 88;
 
   // What a removed option's name gets from the files that read options (empty: not a removed one).
   static std::string retired(std::string_view name) {
@@ -89,6 +104,14 @@ struct PilotOptions {
       return "v6_score_switch, v6_score_blend and v6_score_skip must be at most 1000";
     if (v6_dear_probe == 0) return "v6_dear_probe must be positive";
     if (v6_cheap_probe == 0) return "v6_cheap_probe must be positive";
+    if (v6_cs > 1) return "v6_cs must be 0 (the probe's table) or 1 (the compact score)";
+    if (v6_cs_sample == 0) return "v6_cs_sample must be positive";
+    for (const size_t v : {v6_cs_empty, v6_cs_switch, v6_cs_block, v6_cs_reg, v6_cs_elem, v6_cs_to_skip,
+                           v6_cs_to_compact, v6_cs_sample})
+      if (v > 1000)
+        return "v6_cs_empty, v6_cs_switch, v6_cs_block, v6_cs_reg, v6_cs_elem, v6_cs_to_skip, v6_cs_to_compact and "
+               "v6_cs_sample must be at most 1000";
+    if (v6_cs_probation > v6_cs_to_skip) return "v6_cs_probation must be at most v6_cs_to_skip";
     if (!std::isfinite(xlo) || !std::isfinite(lo) || !std::isfinite(bail) || !std::isfinite(B) || !std::isfinite(D) ||
         !std::isfinite(v6_bail) || !std::isfinite(v6_lo) || !std::isfinite(v6_floor) ||
         !std::isfinite(v6_dear_floor) || !std::isfinite(v6_band) || !std::isfinite(v6_dense_cut))
@@ -151,6 +174,16 @@ constexpr void for_each_option_field(Visit&& visit) {
   visit("v6_dear_floor", &PilotOptions::v6_dear_floor);
   visit("v6_dear_probe", &PilotOptions::v6_dear_probe);
   visit("v6_cheap_probe", &PilotOptions::v6_cheap_probe);
+  visit("v6_cs", &PilotOptions::v6_cs);
+  visit("v6_cs_empty", &PilotOptions::v6_cs_empty);
+  visit("v6_cs_switch", &PilotOptions::v6_cs_switch);
+  visit("v6_cs_block", &PilotOptions::v6_cs_block);
+  visit("v6_cs_reg", &PilotOptions::v6_cs_reg);
+  visit("v6_cs_elem", &PilotOptions::v6_cs_elem);
+  visit("v6_cs_to_skip", &PilotOptions::v6_cs_to_skip);
+  visit("v6_cs_to_compact", &PilotOptions::v6_cs_to_compact);
+  visit("v6_cs_sample", &PilotOptions::v6_cs_sample);
+  visit("v6_cs_probation", &PilotOptions::v6_cs_probation);
 }
 
 // Sets the field of for_each_option_field named `name` from `text`: a whole number or a finite double, the whole
@@ -368,6 +401,16 @@ class Pilot {
                                [&](size_t b, size_t e, Strategy st) { report(t.begin() + b, t.begin() + e, st); });
   }
 
+  // pilot_v6's tile for a cheap f with v6_cs: compact_blend_skip_scored over the tile with the options' score,
+  // starting in blend_skip when `skip` is set (the mode the tile before ended in), each run reported. Returns the
+  // mode it ends in.
+  bool compact_scored(Tile& t, bool skip) {
+    const CompactScore s{o_.v6_cs_empty,   o_.v6_cs_switch,     o_.v6_cs_block,  o_.v6_cs_reg,     o_.v6_cs_elem,
+                         o_.v6_cs_to_skip, o_.v6_cs_to_compact, o_.v6_cs_sample, o_.v6_cs_probation};
+    return compact_blend_skip_scored(a_ + t.begin(), t.size(), f_, mask_, ws_, s, skip, work(),
+                                     [&](size_t b, size_t e, Strategy st) { report(t.begin() + b, t.begin() + e, st); });
+  }
+
   // Reports the run of s over the tile-relative [from, did) that a pilot_v6 kernel executed; when it stopped early
   // (did < size), that is the tile's bail if the run began the tile, and `then` runs the rest. Returns did.
   size_t run_then(Tile& t, size_t from, size_t did, Strategy s, Strategy then) {
@@ -563,13 +606,18 @@ void pilot_v6(float* a, size_t n, F f, M mask, Workspace& ws, const PilotOptions
   detail::Pilot p(a, n, f, mask, ws, o, obs);
   const auto probe_of = [&](double d_max) -> size_t {
     if (!(d_max < o.v6_band)) return std::min(o.probe, o.v6_dear_probe);  // a dear f
+    if (d_max >= 0 && o.v6_cs) return o.probe;                             // a cheap f: the compact score, no probe
     if (d_max >= 0) return std::min(o.probe, o.v6_cheap_probe);            // a cheap f
     return o.probe;                                                         // d_max < 0: the switch score, no probe
   };
-  bool blend = false;  // d_max < 0: the mode the tile before ended in
+  bool blend = false;  // d_max < 0: the mode the tile before ended in (a cheap f with v6_cs: true = blend_skip)
   p.for_each_tile([&](detail::Tile& t) {
     if (p.th().hi < 0) {
       blend = p.switch_scored(t, blend);
+      return;
+    }
+    if (o.v6_cs && p.d_max() < o.v6_band) {
+      blend = p.compact_scored(t, blend);
       return;
     }
     const long long cnt = p.probe(t);

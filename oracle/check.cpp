@@ -46,6 +46,9 @@ std::string check_decisions(Kernel k, std::span<const float> input, const MaskSp
   q.v6_dense_block = o.v6_dense_block;
   q.v6_reg = o.v6_reg, q.v6_dear_floor = o.v6_dear_floor, q.v6_dear_probe = o.v6_dear_probe;
   q.v6_cheap_probe = o.v6_cheap_probe;
+  q.v6_cs = o.v6_cs, q.v6_cs_empty = o.v6_cs_empty, q.v6_cs_switch = o.v6_cs_switch, q.v6_cs_block = o.v6_cs_block;
+  q.v6_cs_reg = o.v6_cs_reg, q.v6_cs_elem = o.v6_cs_elem, q.v6_cs_to_skip = o.v6_cs_to_skip;
+  q.v6_cs_to_compact = o.v6_cs_to_compact, q.v6_cs_sample = o.v6_cs_sample, q.v6_cs_probation = o.v6_cs_probation;
   if (o.d_max)
     q.d_max = *o.d_max;
   else if (k == Kernel::blend_verified)

@@ -104,6 +104,19 @@ inline constexpr double kDenseCut = 0.07;
 inline constexpr size_t kDenseBlock = 8;
 inline constexpr size_t kDearProbe = 128;
 inline constexpr size_t kCheapProbe = 96;
+// A cheap f's compact score (1 = on): weights in 1/8 ns (an empty block 12, a switch 24, a non-empty block 10 less
+// 4 per selected element up to 4 and 1 per selected element), compact to blend_skip at 112, back at 64, blend_skip
+// counting one block in 4, a compact run after blend_skip starting at 88.
+inline constexpr size_t kCs = 1;
+inline constexpr size_t kCsEmpty = 12;
+inline constexpr size_t kCsSwitch = 24;
+inline constexpr size_t kCsBlock = 10;
+inline constexpr size_t kCsReg = 4;
+inline constexpr size_t kCsElem = 1;
+inline constexpr size_t kCsToSkip = 112;
+inline constexpr size_t kCsToCompact = 64;
+inline constexpr size_t kCsSample = 4;
+inline constexpr size_t kCsProbation = 88;
 }  // namespace v6
 
 // The options' values the decisions depend on (the article's by default) and the calibrated d_max.
@@ -139,6 +152,11 @@ struct Params {
   double v6_reg = v6::kReg;
   size_t v6_dear_probe = v6::kDearProbe;
   size_t v6_cheap_probe = v6::kCheapProbe;
+  size_t v6_cs = v6::kCs;
+  size_t v6_cs_empty = v6::kCsEmpty, v6_cs_switch = v6::kCsSwitch, v6_cs_block = v6::kCsBlock;
+  size_t v6_cs_reg = v6::kCsReg, v6_cs_elem = v6::kCsElem;
+  size_t v6_cs_to_skip = v6::kCsToSkip, v6_cs_to_compact = v6::kCsToCompact;
+  size_t v6_cs_sample = v6::kCsSample, v6_cs_probation = v6::kCsProbation;
 };
 
 // A fraction of the probe as a count: fraction * probe truncated toward zero, the fraction clamped to [-2, 2].

@@ -221,6 +221,7 @@ void charged_on_both_workspaces(const testing::Case& c, Strategy s, Covered&& co
 
 TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sOnePassCompact) {
   testing::Case c = pilot_v6_case(Fn::frfrexp, 6);
+  c.options.v6_cs = 0;  // the probe's table (the compact score has a test of its own below)
   const size_t region = c.options.calib_blocks * c.options.calib_len, tile = c.options.tile;
   uint64_t x = 1;  // the seed
   for (size_t i = 0; i < c.data.size(); ++i) {
@@ -233,6 +234,31 @@ TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sOnePassCompact) {
     EXPECT_GE(compact, 4u) << "the band no longer runs: the fixture does not cover the one-pass compact";
     EXPECT_GE(stopped, 2u) << "no one-pass compact stopped at a sparse piece";
   });
+}
+
+// 16, on pilot_v6's compact score (a cheap f: frfrexp, d_max 0.2 under m5): tiles alternate between sparse random
+// data (5 % from a fixed LCG seed, 1), where compact runs, and runs of 8 full blocks between 8 empty ones, where
+// the score hands over to blend_skip and its counted blocks run alone (blend_skip_verified) until sparse data brings
+// compact back.
+TEST(ExecutedWork, equalsWhatTheModelChargesOnPilotV6sCompactScore) {
+  testing::Case c = pilot_v6_case(Fn::frfrexp, 6);
+  ASSERT_EQ(c.options.v6_cs, 1u);
+  const size_t region = c.options.calib_blocks * c.options.calib_len, tile = c.options.tile;
+  uint64_t x = 1;  // the seed
+  for (size_t i = region; i < c.data.size(); ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    const size_t t = (i - region) / tile, block = (i - region) / 16;
+    const bool on = t % 2 == 0 ? (x >> 33) % 100 < 5 : block % 16 < 8;
+    if (on) c.data[i] = 0.25f;
+  }
+  charged_on_both_workspaces(c, Strategy::blend_skip_verified, [&](size_t counted, size_t) {
+    EXPECT_GE(counted, 4u) << "the fixture does not cover blend_skip's counted blocks";
+  });
+  const Executed e = execute(c, tile);
+  size_t compact = 0, skip = 0;
+  for (const maskapply::Run& r : e.trace.runs) compact += r.strategy == Strategy::compact, skip += r.strategy == Strategy::blend_skip;
+  EXPECT_GE(compact, 3u) << "the fixture does not cover compact coming back after blend_skip";
+  EXPECT_GE(skip, 3u) << "the fixture does not cover blend_skip";
 }
 
 // 16, on pilot_v6's one-pass detour (a dear f: sin35, d_max 0.56 under m5, hi 143, lo6 40 of 256) and the verified

@@ -10,6 +10,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <tuple>
 #include <stdexcept>
 
@@ -48,21 +49,26 @@ struct Ctr {
   bool KR = false;  // a KB counter's first count counts non-empty registers (the adversary's choice per block)
   size_t KD = 0;     // with KB: a third count, the blocks with at least DA selected, saturated at KD
   unsigned DA = 16;
-  size_t size() const { return KB ? (KB + 1) * (KD + 1) * 16 : K + (residue ? 16 : 1); }
+  // A state machine instead (pilot_v6's compact score): index i goes to (*next)[17 i + a] after a block with a
+  // selected; its residue is i % 16 (K, KB unused; an index is its own count).
+  std::shared_ptr<const std::vector<size_t>> next;
+  size_t size() const { return next ? next->size() / 17 : KB ? (KB + 1) * (KD + 1) * 16 : K + (residue ? 16 : 1); }
   size_t from_count(size_t c) const {
+    if (next) return c;
     if (KB) return std::min(c / 16, KB) * 16 + c % 16;
     return c < K ? c : K + (residue ? c % 16 : 0);
   }
   // A count the index stands for: itself, or the least c >= K with the index's residue (any c >= K with that
   // residue routes alike: every predicate a stage's end reads is constant from K on, by the choice of K).
   size_t rep(size_t i) const {
-    if (KB || i < K) return i;
+    if (next || KB || i < K) return i;
     if (!residue) return K;
     const size_t r = i - K;
     return K + (r + 16 - K % 16) % 16;
   }
   // After a block with a selected elements in ne non-empty registers.
   size_t add(size_t i, unsigned a, unsigned ne = 0) const {
+    if (next) return (*next)[17 * i + a];
     const size_t step = KR ? ne : KE ? a : (a > 0 ? 1 : 0);
     if (KB && KD) {
       const size_t first = i / 16, b = first / (KD + 1), d = first % (KD + 1);
@@ -73,7 +79,7 @@ struct Ctr {
     if (i < K) return from_count(i + a);
     return residue ? K + (i - K + a) % 16 : K;
   }
-  unsigned res(size_t i) const { return static_cast<unsigned>(KB || i < K ? i % 16 : i - K); }
+  unsigned res(size_t i) const { return static_cast<unsigned>(next || KB || i < K ? i % 16 : i - K); }
 };
 
 // Oracle states inside a tile: a run that just ended (END; a blend block is END -> END), an open blend_skip
@@ -88,6 +94,7 @@ struct Stage {
   size_t b0 = 0, b1 = 0;  // blocks of the tile
   Strategy s = Strategy::blend;
   bool run_start = true;  // b0 starts a pilot run (its first block compared with "non-empty"; count from 0)
+  bool alone_if_full = false;  // a non-empty block is a run of its own (compared with "non-empty"): a counted block
   bool count_blocks = false;  // the counter counts non-empty blocks, not selected elements
   Ctr ctr;
   // A run whose expand visits every register once it selects anything (the one-pass detour): e4 per block, charged
@@ -536,6 +543,78 @@ void add_switch_score(TileModel& t, const Rules& r, size_t blocks, int mode) {
   }
 }
 
+// pilot_v6's tile for a cheap f with v6_cs (no probe): the compact score, the bound's own copy of the rule
+// (docs/pilot_v6.md). A stage per block and mode: compact (its counter a state machine over 16 (2 score + last) +
+// the run's residue mod 16: what the packed pass's rounding needs), blend_skip starting a run, blend_skip going on
+// (2 score + last; a counted block's stage is blend_skip_verified, a non-empty block alone in its run). The score
+// is clamped at the threshold that ends the mode (what the kernels do at or above it is the same). The tile starts
+// in compact (mode 0) or blend_skip (mode 1), the mode the tile before ended in, and exits with the mode it ends in
+// (Chain::v6_mode); the stages of the other mode's first block are made empty: entered, never stepped.
+bool compact_score(const Rules& r) { return r.pilot == Kernel::pilot_v6 && r.hi >= 0 && r.dm < r.o.v6_band && r.o.v6_cs; }
+void add_compact_score(TileModel& t, const Rules& r, size_t blocks, int mode) {
+  using L = long long;
+  const PilotOptions& o = r.o;
+  const L E = static_cast<L>(o.v6_cs_empty), S = static_cast<L>(o.v6_cs_switch), N = static_cast<L>(o.v6_cs_block);
+  const L R = static_cast<L>(o.v6_cs_reg), A = static_cast<L>(o.v6_cs_elem);
+  const L TA = static_cast<L>(o.v6_cs_to_skip), TB = static_cast<L>(o.v6_cs_to_compact);
+  const L SAMP = static_cast<L>(o.v6_cs_sample), PA = static_cast<L>(o.v6_cs_probation);
+  const auto compact_next = [&](L score, bool last, L a) {
+    const bool e = a == 0;
+    return std::clamp(score + (e ? E : -N + R * std::min<L>(a, 4) + A * a) - (e != last ? S : 0), L{0}, TA);
+  };
+  const auto skip_next = [&](L score, bool last, L a, bool counted) {
+    const bool e = a == 0;
+    const L d = e ? -E : counted ? SAMP * (N - R * std::min<L>(a, 4) - A * a) : 0;
+    return std::clamp(score + d + (e != last ? S : 0), L{0}, TB);
+  };
+  // Compact: i = 16 (2 score + last) + residue. blend_skip: i = 2 score + last.
+  auto ta = std::make_shared<std::vector<size_t>>(static_cast<size_t>(TA + 1) * 32 * 17);
+  for (size_t i = 0; i < ta->size() / 17; ++i)
+    for (unsigned a = 0; a <= 16; ++a) {
+      const L score = static_cast<L>(i / 32);
+      const bool last = (i / 16) % 2;
+      (*ta)[17 * i + a] = static_cast<size_t>(compact_next(score, last, a)) * 32 + (a == 0 ? 16 : 0) + (i % 16 + a) % 16;
+    }
+  std::array<std::shared_ptr<std::vector<size_t>>, 2> tb;
+  for (const bool counted : {false, true}) {
+    tb[counted] = std::make_shared<std::vector<size_t>>(static_cast<size_t>(TB + 1) * 2 * 17);
+    for (size_t i = 0; i < tb[counted]->size() / 17; ++i)
+      for (unsigned a = 0; a <= 16; ++a)
+        (*tb[counted])[17 * i + a] = static_cast<size_t>(skip_next(static_cast<L>(i / 2), i % 2, a, counted)) * 2 + (a == 0);
+  }
+  const size_t G = blocks, sample = o.v6_cs_sample;
+  t.labels = 2;
+  const auto compact_at = [](size_t g) { return 3 * g; };
+  const auto skip_at = [](size_t g, bool start) { return 3 * g + (start ? 1 : 2); };
+  t.stages.resize(3 * G);
+  for (size_t g = 0; g < G; ++g) {
+    Stage c;
+    c.b0 = g, c.b1 = g + 1, c.s = Strategy::compact, c.run_start = false;
+    c.ctr.next = ta;
+    if (g == 0 && mode != 0) c.b1 = 0;
+    c.route = [=](size_t i, const Emit& emit) {
+      if (g + 1 == G) return emit(-1, 0, 0.0);
+      if (static_cast<L>(i / 32) >= TA) return emit(static_cast<int>(skip_at(g + 1, true)), 0, 0.0);
+      emit(static_cast<int>(compact_at(g + 1)), i, 0.0);
+    };
+    t.stages[compact_at(g)] = c;
+    const bool counted = g % sample == sample - 1;
+    for (const bool start : {true, false}) {
+      Stage p;
+      p.b0 = g, p.b1 = g + 1, p.run_start = start;
+      p.s = counted ? Strategy::blend_skip_verified : Strategy::blend_skip, p.alone_if_full = counted;
+      p.ctr.next = tb[counted];
+      if (g == 0 && (!start || mode != 1)) p.b1 = 0;
+      p.route = [=](size_t i, const Emit& emit) {
+        if (g + 1 == G) return emit(-2, 0, 0.0);
+        if (static_cast<L>(i / 2) >= TB) return emit(static_cast<int>(compact_at(g + 1)), static_cast<size_t>(PA) * 32, 0.0);
+        emit(static_cast<int>(skip_at(g + 1, false)), i, 0.0);
+      };
+      t.stages[skip_at(g, start)] = p;
+    }
+  }
+}
+
 // The stages of one tile of `blocks` blocks. mode 0: v1 (no probe) or judged by the probe; mode 1 + k: v4 judged
 // by prev of class k. Labels: v4 probe mode 0 = no bail, 1 + k = bailed with the rest's class k; v4 prev mode: the
 // class of the tile's count (or k when it does not update prev); else 0.
@@ -551,6 +630,10 @@ TileModel build_tile(const Rules& r, const Classes& cl, const CostModel& m, Fn f
   // pilot_v6 when d_max < 0: no probe, the switch score from the mode the tile before ended in.
   if (r.pilot == Kernel::pilot_v6 && r.hi < 0) {
     add_switch_score(t, r, blocks, mode);
+    return t;
+  }
+  if (compact_score(r)) {
+    add_compact_score(t, r, blocks, mode);
     return t;
   }
   if (r.pilot == Kernel::pilot_v1 || mode > 0) {
@@ -796,7 +879,7 @@ class TileDP {
   double pilot_block(size_t si, size_t j, unsigned a, bool pe, unsigned ne) const {
     const Stage& s = t_.stages[si];
     const StrategyTerms& p = pilot_[si];
-    const bool e = a == 0, pe_eff = (s.run_start && j == s.b0) ? false : pe;
+    const bool e = a == 0, pe_eff = (s.run_start && j == s.b0) || (s.alone_if_full && !e) ? false : pe;
     return (e ? p.empty : p.full) + ne * p.nonempty_reg + (e != pe_eff ? p.sw : 0.0);
   }
 };
@@ -853,7 +936,7 @@ void TileDP::step(size_t si, size_t j, const Arr& in, Arr& out) const {
         nx[i] = ct.add(i, ca, rn);
         gi[i] = (p.group != 0 ? p.group * inc(ct.res(i), a) : 0.0) + s.expand(i, a, j);
       }
-      const size_t lim = !ct.KB && ct.K > ca ? ct.K - ca : 0;  // i < lim: nx = i + ca
+      const size_t lim = !ct.KB && !ct.next && ct.K > ca ? ct.K - ca : 0;  // i < lim: nx = i + ca
       for (int pe = 0; pe < 2; ++pe) {
         if (!any_alive[pe]) continue;
         moves(a, pe, [&](int from, size_t o2, double ob, double onr) {
@@ -1050,7 +1133,7 @@ std::vector<Block> TileDP::backtrack(size_t exit_index) {
 struct Chain {
   Kernel pilot;
   size_t D = 0, classes = 1;
-  bool v6_mode = false;  // pilot_v6 with d_max < 0: the state is the mode the tile ended in (its exit label)
+  bool v6_mode = false;  // pilot_v6 with d_max < 0 or a cheap f's compact score: the state is the mode the tile ended in (its exit label)
   size_t states() const { return v6_mode ? 2 : pilot == Kernel::pilot_v4 ? (D + 1) * classes : 1; }
   int mode(size_t st) const {
     if (v6_mode) return static_cast<int>(st);
@@ -1085,7 +1168,7 @@ struct Setting {
   Setting(Kernel k, Fn fn, const CostModel& mm, const PilotOptions& oo, size_t nn)
       : pilot(k), f(fn), m(mm), o(as_run(k, oo)), n(nn), rules(k, o), classes(rules), costs(mm, fn) {
     chain.pilot = k, chain.D = o.distrust, chain.classes = classes.keys.size();
-    chain.v6_mode = k == Kernel::pilot_v6 && rules.hi < 0;
+    chain.v6_mode = k == Kernel::pilot_v6 && (rules.hi < 0 || compact_score(rules));
     region = std::min(n, o.calib_blocks * o.calib_len);
     tiles = (n - region + o.tile - 1) / o.tile;
     full_blocks = o.tile / 16;

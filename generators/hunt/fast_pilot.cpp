@@ -181,7 +181,9 @@ struct Sim {
   double dmax;
   long long hi, xlo, lo;
   size_t n;
-  bool blending = false;  // pilot_v6, d_max < 0: the mode the tile before ended in (the first: blend_skip)
+  // pilot_v6: the mode the tile before ended in; d_max < 0: blend (the first: blend_skip); a cheap f with v6_cs:
+  // blend_skip (the first: compact).
+  bool blending = false;
 
   void run(size_t b, size_t e, Strategy st) {
     if (b < e) out.runs.push_back(Run{b, e, st});
@@ -276,6 +278,47 @@ struct Sim {
       }
     }
     run(from, d.end, blending ? Strategy::blend : Strategy::blend_skip);
+  }
+  // pilot_v6's tile for a cheap f with v6_cs (docs/pilot_v6.md): compact and blend_skip on the compact score, a
+  // verdict after every whole block but the last, from the mode the tile before ended in (`blending`: blend_skip),
+  // the score in 1/8 ns of what the running mode loses to the other, clamped to [0, the mode's threshold]; in
+  // blend_skip a non-empty block at tile-relative index sample - 1 (mod sample) is counted, a blend_skip_verified
+  // run of its own.
+  void compact_scored(TileDecision& d) {
+    using L = long long;
+    const size_t blocks = (d.end - d.begin) / 16, sample = o.v6_cs_sample;
+    const L E = static_cast<L>(o.v6_cs_empty), S = static_cast<L>(o.v6_cs_switch), N = static_cast<L>(o.v6_cs_block);
+    const L R = static_cast<L>(o.v6_cs_reg), A = static_cast<L>(o.v6_cs_elem);
+    const L to_skip = static_cast<L>(o.v6_cs_to_skip), to_compact = static_cast<L>(o.v6_cs_to_compact);
+    L score = 0;
+    size_t from = d.begin;
+    bool last = false;  // the block before was empty (a mode's first block: "non-empty")
+    for (size_t g = 0; g < blocks; ++g) {
+      const size_t b = d.begin + 16 * g;
+      const L c = static_cast<L>(s.count(b, b + 16));
+      const bool empty = c == 0, more = g + 1 < blocks;
+      if (!blending) {
+        score = std::clamp(score + (empty ? E : R * std::min<L>(c, 4) + A * c - N) - (empty != last ? S : 0), L{0},
+                           to_skip);
+        last = empty;
+        if (more && score >= to_skip) run(from, b + 16, Strategy::compact), blending = true, score = 0, last = false, from = b + 16;
+        continue;
+      }
+      L step = empty ? -E : 0;
+      if (!empty && g % sample == sample - 1) {
+        step = static_cast<L>(sample) * (N - R * std::min<L>(c, 4) - A * c);
+        run(from, b, Strategy::blend_skip);
+        run(b, b + 16, Strategy::blend_skip_verified);
+        from = b + 16;
+      }
+      score = std::clamp(score + step + (empty != last ? S : 0), L{0}, to_compact);
+      last = empty;
+      if (more && score >= to_compact) {
+        run(from, b + 16, Strategy::blend_skip);
+        blending = false, score = static_cast<L>(o.v6_cs_probation), last = false, from = b + 16;
+      }
+    }
+    run(from, d.end, blending ? Strategy::blend_skip : Strategy::compact);
   }
   // pilot_v6's one-pass detour (a dear f): one detour run from tile offset `from` (a piece's start) over the pieces,
   // ending after a piece (not the last) that has registers beginning at or after the probe's end and fewer than
@@ -413,6 +456,10 @@ void simulate(Kernel pilot, const Summary& s, const PilotOptions& given, Trace& 
       case Kernel::pilot_v6: {
         if (sim.hi < 0) {  // no probe: the switch score
           sim.switch_scored(d);
+          break;
+        }
+        if (o.v6_cs && dm < o.v6_band) {  // a cheap f, no probe: the compact score
+          sim.compact_scored(d);
           break;
         }
         const long long c = sim.probe(d);

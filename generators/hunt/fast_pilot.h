@@ -131,13 +131,14 @@ inline size_t verify_count(size_t size, size_t blocks) {
   return size == 0 ? 0 : std::min(blocks, (size + verify_len(size, blocks) - 1) / verify_len(size, blocks));
 }
 // The options a pilot decides by, the hunt's copy of pilot_v6's rule: with a dear f (d_max injected and at least
-// v6_band) pilot_v6 probes min(probe, v6_dear_probe) elements, with a cheap f (0 <= d_max < v6_band)
+// v6_band) pilot_v6 probes min(probe, v6_dear_probe) elements, with a cheap f (0 <= d_max < v6_band) and v6_cs 0
 // min(probe, v6_cheap_probe), and counts hi, xlo, lo, v6_lo and its pieces over them; any other pilot or f: o as
 // it is.
 inline PilotOptions as_run(Kernel pilot, const PilotOptions& o) {
   PilotOptions r = o;
   if (pilot == Kernel::pilot_v6 && o.d_max && !(*o.d_max < o.v6_band)) r.probe = std::min(o.probe, o.v6_dear_probe);
-  else if (pilot == Kernel::pilot_v6 && o.d_max && *o.d_max >= 0) r.probe = std::min(o.probe, o.v6_cheap_probe);
+  else if (pilot == Kernel::pilot_v6 && o.d_max && *o.d_max >= 0 && o.v6_cs == 0)
+    r.probe = std::min(o.probe, o.v6_cheap_probe);
   return r;
 }
 // pilot_v6's pieces of a tile of `size`: min(v6_pieces, size / probe), at least one (the probe lies in the first).

@@ -20,11 +20,13 @@ namespace maskapply::gen::hunt {
 
 namespace {
 
-constexpr std::array<std::string_view, 22> kKnobNames{
+constexpr std::array<std::string_view, 32> kKnobNames{
     "tile",  "probe",    "xlo",     "lo",          "verify_blocks", "bail",        "distrust", "v6_pieces",
     "v6_bail", "v6_lo", "v6_floor", "v6_band", "v6_score_switch", "v6_score_blend", "v6_score_skip",
     "v6_score_sample", "v6_dense_cut",
-    "v6_dense_block", "v6_reg", "v6_dear_floor", "v6_dear_probe", "v6_cheap_probe"};
+    "v6_dense_block", "v6_reg", "v6_dear_floor", "v6_dear_probe", "v6_cheap_probe", "v6_cs", "v6_cs_empty",
+    "v6_cs_switch", "v6_cs_block", "v6_cs_reg", "v6_cs_elem", "v6_cs_to_skip", "v6_cs_to_compact", "v6_cs_sample",
+    "v6_cs_probation"};
 
 const std::vector<Knob> kV35Knobs{Knob::tile, Knob::probe, Knob::xlo, Knob::lo, Knob::verify_blocks, Knob::bail};
 const std::vector<Knob> kV4Knobs{Knob::tile,          Knob::probe, Knob::xlo,     Knob::lo,
@@ -34,7 +36,9 @@ const std::vector<Knob> kV6Knobs{Knob::tile,    Knob::probe,  Knob::xlo,      Kn
                                  Knob::v6_score_switch, Knob::v6_score_blend, Knob::v6_score_skip,
                                  Knob::v6_score_sample, Knob::v6_dense_cut,
                                  Knob::v6_dense_block, Knob::v6_reg, Knob::v6_dear_floor, Knob::v6_dear_probe,
-                                 Knob::v6_cheap_probe};
+                                 Knob::v6_cheap_probe, Knob::v6_cs, Knob::v6_cs_empty, Knob::v6_cs_switch,
+                                 Knob::v6_cs_block, Knob::v6_cs_reg, Knob::v6_cs_elem, Knob::v6_cs_to_skip,
+                                 Knob::v6_cs_to_compact, Knob::v6_cs_sample, Knob::v6_cs_probation};
 
 // Every knob is a PilotOptions field of its name (for_each_option_field); `visit` gets its member pointer.
 template <class Visit>
@@ -116,6 +120,16 @@ const std::vector<double>& knob_grid(Knob k) {
       {0.05, 0.1, 0.12, 0.15, 0.2},                // v6_dear_floor (non-empty blocks per piece; a dear f only)
       {32, 64, 128, 256, 512},                     // v6_dear_probe (a dear f only; the probe is min(probe, this))
       {16, 32, 64, 96, 128, 256},                  // v6_cheap_probe (a cheap f only; the probe is min(probe, this))
+      {0, 1},                                      // v6_cs (a cheap f only: 1 the compact score, 0 the probe's table)
+      {8, 10, 12, 14, 16},                         // v6_cs_empty (the compact score's weights, 1/8 ns; a cheap f only)
+      {16, 20, 24, 28, 32},                        // v6_cs_switch
+      {6, 8, 10, 12, 14},                          // v6_cs_block
+      {2, 3, 4, 5, 6},                             // v6_cs_reg
+      {0, 1, 2},                                   // v6_cs_elem
+      {64, 80, 96, 112, 128, 160},                 // v6_cs_to_skip
+      {32, 48, 64, 80, 96},                        // v6_cs_to_compact
+      {1, 2, 4, 8},                                // v6_cs_sample
+      {0, 48, 72, 88, 104},                        // v6_cs_probation (at most v6_cs_to_skip)
   };
   return grids[static_cast<size_t>(k)];
 }

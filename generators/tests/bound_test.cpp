@@ -32,6 +32,7 @@ struct Case {
   size_t dear_probe = 128;  // pilot_v6's v6_dear_probe (a dear f probes min(probe, this))
   // pilot_v6's switch score when d_max < 0: v6_score_switch, v6_score_blend, v6_score_skip, v6_score_sample.
   size_t score_switch = 3, score_blend = 17, score_skip = 6, score_sample = 4;
+  size_t cs = 1;  // pilot_v6's v6_cs: a cheap f runs the compact score (small_options' weights), 0 the probe's table
 };
 
 // Under an emulator (MASKAPPLY_EMULATED, set by ctest's registration when cross-compiling, or an emulated arm64
@@ -50,6 +51,10 @@ PilotOptions small_options(const CostModel& m, const Case& c) {
   o.v6_dense_block = c.dense_block;
   o.v6_score_switch = c.score_switch, o.v6_score_blend = c.score_blend, o.v6_score_skip = c.score_skip;
   o.v6_score_sample = c.score_sample;
+  // A cheap f's compact score at weights and thresholds that change modes within a tile of 4 blocks: empty 2, switch
+  // 3, a non-empty block -1 + min(a, 4), blend_skip from 6, compact from 4, one block in 2 counted, probation 3.
+  o.v6_cs = c.cs, o.v6_cs_empty = 2, o.v6_cs_switch = 3, o.v6_cs_block = 1, o.v6_cs_reg = 1, o.v6_cs_elem = 0;
+  o.v6_cs_to_skip = 6, o.v6_cs_to_compact = 4, o.v6_cs_sample = 2, o.v6_cs_probation = 3;
   o = model_options(m, c.f, o);
   o.d_max = c.d_max;
   return o;
@@ -98,10 +103,16 @@ TEST(Bound, isAtLeastTheRegretOfEveryBlockSummarySequenceAndItsWitnessReachesIt)
       {"v6 sqrt, d_max < 0, 2 tiles of 4 blocks, score 2 / 3 / 2, every 2nd counted", Kernel::pilot_v6, Fn::sqrt,
        -1.0, 64, 128, 2, 16, 2, 0.1, 8, 16, 128, 2, 3, 2, 2},
       // d_max 0.2 (hi = 3): a probe of 1 .. 3 runs the one-pass compact, whose residue crosses the pieces.
-      {"v6 frfrexp, 1 tile of 64, 4 pieces, one-pass compact", Kernel::pilot_v6, Fn::frfrexp, 0.2, 64, 64, 4, 16, 0},
+      {"v6 frfrexp, 1 tile of 64, 4 pieces, one-pass compact", Kernel::pilot_v6, Fn::frfrexp, 0.2, 64, 64, 4, 16, 0,
+       0.1, 8, 16, 128, 3, 17, 6, 4, 0},
+      // d_max 0.2 with v6_cs (small_options' score): compact and blend_skip on the compact score, switching within
+      // the tile, the counted blocks (every 2nd) alone in their runs, the compact run's residue.
+      {"v6 frfrexp, compact score, 1 tile of 4 blocks", Kernel::pilot_v6, Fn::frfrexp, 0.2, 64, 64, 4, 16, 0},
+      // ... the mode carried from tile to tile (the chain's state).
+      {"v6 fma13, compact score, 2 tiles of 4 blocks", Kernel::pilot_v6, Fn::fma13, 0.2, 64, 128, 4, 16, 2},
       // ... ended by a block of 3 selected (v6_dense_block 3: most of the alphabet ends it, blend_skip after).
       {"v6 frfrexp, 1 tile of 64, 4 pieces, one-pass compact, full at 3", Kernel::pilot_v6, Fn::frfrexp, 0.2, 64, 64, 4,
-       16, 0, 0.1, 3},
+       16, 0, 0.1, 3, 16, 128, 3, 17, 6, 4, 0},
       // A dear f's probe of 1 .. 3 (xlo to lo): the one-pass compact in 3 pieces of 2 blocks, the probe inside
       // piece 0 (its second block counted), its counter holding the non-empty blocks and the residue.
       {"v6 pow10, 1 tile of 96, 3 pieces of 2 blocks, one-pass compact", Kernel::pilot_v6, Fn::pow10, 0.45, 96, 96, 3, 16,
@@ -199,12 +210,16 @@ TEST(Bound, modelsEachSequencesPilotAndOracleCostAsTheScorerDoes) {
       {"v6 sin10, 2 tiles of 64, 4 pieces", Kernel::pilot_v6, Fn::sin10, 0.45, 64, 128, 4, 16, 0},
       {"v6 fma13, tiles of 64 and a short last one of 32", Kernel::pilot_v6, Fn::fma13, 0.7, 64, 160, 4, 16, 0},
       {"v6 fma13, one-pass compact, tiles of 64 and a short last one", Kernel::pilot_v6, Fn::fma13, 0.2, 64, 160, 4, 16,
-       0},
+       0, 0.1, 8, 16, 128, 3, 17, 6, 4, 0},
       // v6_dense_block 0 (every block past the probe ends it) and 5.
       {"v6 fma13, one-pass compact ended by any block, tiles of 64 and a short last one", Kernel::pilot_v6, Fn::fma13,
-       0.2, 64, 160, 4, 16, 0, 0.1, 0},
+       0.2, 64, 160, 4, 16, 0, 0.1, 0, 16, 128, 3, 17, 6, 4, 0},
       {"v6 frfrexp, one-pass compact ended by a block of 5, tiles of 64 and a short last one", Kernel::pilot_v6,
-       Fn::frfrexp, 0.2, 64, 160, 4, 16, 0, 0.1, 5},
+       Fn::frfrexp, 0.2, 64, 160, 4, 16, 0, 0.1, 5, 16, 128, 3, 17, 6, 4, 0},
+      {"v6 frfrexp, compact score, tiles of 64 and a short last one", Kernel::pilot_v6, Fn::frfrexp, 0.2, 64, 160, 4, 16,
+       0},
+      {"v6 fma13, compact score, tiles of 256 and a short last one", Kernel::pilot_v6, Fn::fma13, 0.2, 256, 640, 4, 16,
+       0},
       {"v6 sqrt, d_max < 0, cut, tiles of 64 and a short last one", Kernel::pilot_v6, Fn::sqrt, -1.0, 64, 160, 4, 16, 0,
        0.3},
       {"v6 sqrt, d_max < 0, cut in 2 pieces, tiles of 64 and a short last one", Kernel::pilot_v6, Fn::sqrt, -1.0, 64,

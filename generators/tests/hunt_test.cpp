@@ -183,12 +183,14 @@ TEST(Seeds, setPilotV6sSwitchScoreOffAndKeepItsBlendOnEmptyBlocksForSqrt) {
 TEST(Seeds, giveThePilotTheProbeCountTheyNameAtTheProbeItDecidesBy) {
   // threshold_seeds, aimed at the options the pilot decides by (Scorer::decides_by): each "probe count k, rest 0" seed,
   // spread or packed, is a tile whose probe the pilot counts as k. pilot_v6 with a dear f (sin35) probes 128
-  // elements, with a cheap f (fma13) 96, not the options' 256: seeds laid out over 256 would hand it about half
-  // (a third) of their count.
+  // elements, with a cheap f (fma13) and the probe's table (v6_cs 0) 96, not the options' 256: seeds laid out over
+  // 256 would hand it about half (a third) of their count. (With the compact score a cheap f reads no probe.)
   const CostModel m = CostModel::m5();
   for (auto [k, f, probe] : {std::tuple{Kernel::pilot_v6, Fn::sin35, 128u}, {Kernel::pilot_v6, Fn::fma13, 96u},
                              {Kernel::pilot_v3, Fn::pow10, 256u}}) {
-    const Scorer sc(k, f, m, model_options(m, f));
+    PilotOptions o = model_options(m, f);
+    o.v6_cs = 0;
+    const Scorer sc(k, f, m, o);
     ASSERT_EQ(sc.decides_by().probe, probe) << name(k) << " " << name(f);
     ASSERT_EQ(sc.options().probe, 256u);
     size_t checked = 0;
@@ -289,9 +291,10 @@ TEST(PatternFile, headGivesBackTheFiguresPatternFileWroteAndRefusesAnyOtherFirst
 TEST(PatternFile, optionsLineCarriesEveryOptionFieldAtAValueNoDefaultHas) {
   PilotOptions o;
   size_t fields = 0;
-  for_each_option_field([&](const char*, auto PilotOptions::*p) {
+  for_each_option_field([&](const char* name, auto PilotOptions::*p) {
     ++fields;
     o.*p = o.*p + (std::is_floating_point_v<option_field_t<decltype(p)>> ? 0.001 * fields : 1);
+    if (std::string_view(name) == "v6_cs") o.*p = 0;  // a switch: 0 or 1
   });
   const std::string text = options_text(o);
   const auto parsed = parse_options_text(text);

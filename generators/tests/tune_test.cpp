@@ -252,7 +252,10 @@ TEST_F(Tune, BadInputExitsTwoWithAMessageAndWritesNothing) {
                                                         "verify_blocks, bail, distrust, v6_pieces, v6_bail, v6_lo, "
                                                         "v6_floor, v6_band, v6_score_switch, v6_score_blend, v6_score_skip, "
                                                         "v6_score_sample, v6_dense_cut, v6_dense_block, v6_reg, "
-                                                        "v6_dear_floor, v6_dear_probe, v6_cheap_probe)"},
+                                                        "v6_dear_floor, v6_dear_probe, v6_cheap_probe, v6_cs, "
+                                                        "v6_cs_empty, v6_cs_switch, v6_cs_block, v6_cs_reg, "
+                                                        "v6_cs_elem, v6_cs_to_skip, v6_cs_to_compact, v6_cs_sample, "
+                                                        "v6_cs_probation)"},
                         Case{{"--pilot", "v3_5", "--knobs", "distrust"}, "pilot_v3_5 does not read distrust"},
                         // `all` is every pilot with a bound: v3.5 (the first) and v6 (the only one without bail).
                         Case{{"--pilot", "all", "--knobs", "v6_bail"}, "pilot_v3_5 does not read v6_bail"},

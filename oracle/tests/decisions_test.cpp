@@ -74,6 +74,16 @@ TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
   EXPECT_EQ(o.v6_dear_floor, 0.12);
   EXPECT_EQ(o.v6_dear_probe, 128u);
   EXPECT_EQ(o.v6_cheap_probe, 96u);
+  EXPECT_EQ(o.v6_cs, 1u);
+  EXPECT_EQ(o.v6_cs_empty, 12u);
+  EXPECT_EQ(o.v6_cs_switch, 24u);
+  EXPECT_EQ(o.v6_cs_block, 10u);
+  EXPECT_EQ(o.v6_cs_reg, 4u);
+  EXPECT_EQ(o.v6_cs_elem, 1u);
+  EXPECT_EQ(o.v6_cs_to_skip, 112u);
+  EXPECT_EQ(o.v6_cs_to_compact, 64u);
+  EXPECT_EQ(o.v6_cs_sample, 4u);
+  EXPECT_EQ(o.v6_cs_probation, 88u);
   EXPECT_EQ(p.v6_pieces, o.v6_pieces);
   EXPECT_EQ(p.v6_bail, o.v6_bail);
   EXPECT_EQ(p.v6_lo, o.v6_lo);
@@ -89,6 +99,16 @@ TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
   EXPECT_EQ(p.v6_dear_floor, o.v6_dear_floor);
   EXPECT_EQ(p.v6_dear_probe, o.v6_dear_probe);
   EXPECT_EQ(p.v6_cheap_probe, o.v6_cheap_probe);
+  EXPECT_EQ(p.v6_cs, o.v6_cs);
+  EXPECT_EQ(p.v6_cs_empty, o.v6_cs_empty);
+  EXPECT_EQ(p.v6_cs_switch, o.v6_cs_switch);
+  EXPECT_EQ(p.v6_cs_block, o.v6_cs_block);
+  EXPECT_EQ(p.v6_cs_reg, o.v6_cs_reg);
+  EXPECT_EQ(p.v6_cs_elem, o.v6_cs_elem);
+  EXPECT_EQ(p.v6_cs_to_skip, o.v6_cs_to_skip);
+  EXPECT_EQ(p.v6_cs_to_compact, o.v6_cs_to_compact);
+  EXPECT_EQ(p.v6_cs_sample, o.v6_cs_sample);
+  EXPECT_EQ(p.v6_cs_probation, o.v6_cs_probation);
 }
 
 struct Hand {
@@ -202,6 +222,9 @@ Params params(const PilotOptions& o) {
   p.v6_score_sample = o.v6_score_sample, p.v6_dense_block = o.v6_dense_block;
   p.v6_reg = o.v6_reg, p.v6_dear_floor = o.v6_dear_floor, p.v6_dear_probe = o.v6_dear_probe;
   p.v6_cheap_probe = o.v6_cheap_probe;
+  p.v6_cs = o.v6_cs, p.v6_cs_empty = o.v6_cs_empty, p.v6_cs_switch = o.v6_cs_switch, p.v6_cs_block = o.v6_cs_block;
+  p.v6_cs_reg = o.v6_cs_reg, p.v6_cs_elem = o.v6_cs_elem, p.v6_cs_to_skip = o.v6_cs_to_skip;
+  p.v6_cs_to_compact = o.v6_cs_to_compact, p.v6_cs_sample = o.v6_cs_sample, p.v6_cs_probation = o.v6_cs_probation;
   return p;
 }
 
@@ -355,6 +378,7 @@ TEST(Decisions, V6CompactsACheapFsTileInOneRunFromXloUntilAPieceBelowTheFloor) {
   // (V6EndsACheapFsOnePassCompact... below).
   PilotOptions o = small();
   o.v6_pieces = 4, o.d_max = 0.3, o.v6_floor = 0.125, o.v6_dense_cut = 2, o.v6_dense_block = 17;
+  o.v6_cs = 0;  // the probe's table for a cheap f
   using S = Strategy;
   struct Row {
     size_t probe, piece1, last;
@@ -410,6 +434,7 @@ TEST(Decisions, V6ProbesADearFsTileOverMinOfProbeAndDearProbeElementsAndCountsIt
   // detour over 4 pieces of 32. A cheap f (d_max 0.3) keeps the probe of 32 whatever v6_dear_probe is, and probes
   // min(32, v6_cheap_probe): 16 of them with v6_cheap_probe 16 (10 > hi = 4: blend_skip over the tile).
   PilotOptions o = small();
+  o.v6_cs = 0;  // the probe's table for a cheap f
   o.tile = 128, o.probe = 32, o.v6_pieces = 8;
   using S = Strategy;
   std::vector<uint8_t> sel(128, 1);
@@ -448,6 +473,7 @@ TEST(Decisions, V6CutsACheapFsCompactSkipToBlendSkipAfterAPieceWithAtLeastTheDen
   // began the tile (else it stays where the one-pass compact stopped).
   PilotOptions o = small();
   o.v6_pieces = 4, o.d_max = 0.3, o.v6_floor = 0.125, o.v6_dense_cut = 0.25;
+  o.v6_cs = 0;  // the probe's table for a cheap f
   using S = Strategy;
   struct Row {
     size_t probe, piece1, piece2, last;
@@ -489,6 +515,7 @@ TEST(Decisions, V6sOnePassCompactStopsAfterAPieceWithTooFewNonEmptyBlocksPastThe
   // it, V6EndsACheapFsOnePassCompact... below); the last piece never stops it.
   PilotOptions o = small();
   o.tile = 256, o.probe = 32, o.v6_pieces = 4, o.d_max = 0.3, o.v6_floor = 0.5, o.v6_dense_block = 17;
+  o.v6_cs = 0;  // the probe's table for a cheap f
   using S = Strategy;
   struct Row {
     std::vector<size_t> blocks;  // selected elements per block 2 .. 15 (the probe's 0 and 1: 4 and 0)
@@ -519,6 +546,7 @@ TEST(Decisions, V6EndsACheapFsOnePassCompactAfterAPieceWithABlockAtLeastTheDense
   // is sparse as well); the probe's blocks and the last piece are never checked. The tile's bail is the end.
   PilotOptions o = small();
   o.tile = 256, o.probe = 32, o.v6_pieces = 4, o.d_max = 0.3, o.v6_floor = 0.5, o.v6_dense_block = 8;
+  o.v6_cs = 0;  // the probe's table for a cheap f
   using S = Strategy;
   struct Row {
     size_t probe;                // selected elements in block 0 (block 1: none)
@@ -566,6 +594,7 @@ TEST(Decisions, V6BlendSkipsACheapFsTileWhenItsProbeIsAboveBothHiAndLo) {
   // bails after piece 1 (1 of 16 is below 1.2 * 0.3).
   PilotOptions o = small();
   o.v6_pieces = 4, o.d_max = 0.3;
+  o.v6_cs = 0;  // the probe's table for a cheap f
   using S = Strategy;
   struct Row {
     size_t probe;
@@ -628,6 +657,61 @@ TEST(Decisions, V6WithoutAProbeGoesBetweenBlendSkipAndBlendOnTheSwitchScoreAndCa
                      {304, 320, S::blend_verified}, {320, 336, S::blend}, {336, 352, S::blend_verified},
                      {352, 512, S::blend_skip}})},
       {296, {0, 2, 9}, with(c_runs, {{256, 272, S::blend}, {272, 288, S::blend_verified}, {288, 296, S::blend}})},
+  };
+  for (const Row& r : rows) {
+    std::vector<uint8_t> sel(r.n, 0);
+    std::string why = "n " + std::to_string(r.n) + ", blocks";
+    for (const size_t b : r.blocks) sel[16 * b + 5] = 1, why += " " + std::to_string(b);
+    const Trace got = kernel_trace(Kernel::pilot_v6, sel, o);
+    EXPECT_EQ(got.runs, r.want) << why;
+    for (const TileDecision& t : got.tiles) {
+      EXPECT_EQ(t.bail, kNoBail) << why;
+      EXPECT_EQ(t.source, CountSource::none) << why;
+      EXPECT_EQ(t.probed, 0u) << why;
+    }
+    EXPECT_EQ(compare(decide(Pilot::v6, sel, params(o)), got), "") << why;
+  }
+}
+
+TEST(Decisions, V6RunsACheapFsTileOnTheCompactScoreCuttingEachCountedBlockOutAndCarriesItsModeToTheNextTile) {
+  // d_max = 0.3 < v6_band (a cheap f) with v6_cs: no probe; tiles of 256 (16 blocks); weights empty 2, switch 3,
+  // block 1 (reg and elem 0: a non-empty block is worth 1 whatever it holds); blend_skip from 6, compact from 4,
+  // every second block (1, 3, 5, ...) counted in blend_skip, probation 3. Worked by hand (one element per listed
+  // block):
+  //  - an empty tile: compact, block 0 switches from "non-empty" (+2 - 3 -> 0), then 2, 4, 6: blend_skip from block
+  //    4 (score 0); block 4 switches (-2 + 3 = 1), then 0: blend_skip to the end;
+  //  - blocks 5 and 7: as before to block 4 (1); block 5 counted, non-empty (+2 x 1, +3 switch: 6, clamped to 4):
+  //    a blend_skip_verified run of its own, compact from block 6 at 3; block 6 empty (+2 - 3 = 2), block 7
+  //    (-1 - 3 -> 0), block 8 (+2 - 3 -> 0), 9: 2, 10: 4, 11: 6: blend_skip from block 12 to the end (1, 0, ...);
+  //  - the same and blocks 17 and 19 (a second tile, which starts in blend_skip at 0): block 16 (+1), block 17
+  //    counted (4): compact from block 18 at 3: 2, 0, 0, 2, 4, 6 at block 23: blend_skip from block 24;
+  //  - blocks 5, 7 and 17 in 296 elements: the short second tile starts in blend_skip; block 17 (its last whole
+  //    block: no verdict) is counted and cut out, and its 8 tail elements go with blend_skip.
+  PilotOptions o = small();
+  o.tile = 256, o.probe = 32, o.d_max = 0.3;
+  o.v6_cs = 1, o.v6_cs_empty = 2, o.v6_cs_switch = 3, o.v6_cs_block = 1, o.v6_cs_reg = 0, o.v6_cs_elem = 0;
+  o.v6_cs_to_skip = 6, o.v6_cs_to_compact = 4, o.v6_cs_sample = 2, o.v6_cs_probation = 3;
+  using S = Strategy;
+  struct Row {
+    size_t n;
+    std::vector<size_t> blocks;  // blocks with one selected element (by index in the array)
+    std::vector<maskapply::Run> want;
+  };
+  const std::vector<maskapply::Run> two{{0, 64, S::compact},   {64, 80, S::blend_skip},
+                                        {80, 96, S::blend_skip_verified},
+                                        {96, 192, S::compact}, {192, 256, S::blend_skip}};
+  const auto with = [](std::vector<maskapply::Run> head, const std::vector<maskapply::Run>& tail) {
+    head.insert(head.end(), tail.begin(), tail.end());
+    return head;
+  };
+  const std::vector<Row> rows{
+      {256, {}, {{0, 64, S::compact}, {64, 256, S::blend_skip}}},
+      {256, {5, 7}, two},
+      {512, {5, 7, 17, 19},
+       with(two, {{256, 272, S::blend_skip}, {272, 288, S::blend_skip_verified}, {288, 384, S::compact},
+                  {384, 512, S::blend_skip}})},
+      {296, {5, 7, 17}, with(two, {{256, 272, S::blend_skip}, {272, 288, S::blend_skip_verified},
+                                   {288, 296, S::blend_skip}})},
   };
   for (const Row& r : rows) {
     std::vector<uint8_t> sel(r.n, 0);

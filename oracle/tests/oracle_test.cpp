@@ -107,9 +107,9 @@ TEST(CaseFile, RoundTripsEveryFieldBitForBit) {
 }
 
 // A field added to PilotOptions without a line in for_each_option_field (kernels/pilot.h) would be dropped by every
-// case file, pattern file and JSON report that walks the list: this size changes with it (34 fields of 8 bytes
+// case file, pattern file and JSON report that walks the list: this size changes with it (44 fields of 8 bytes
 // and the optional d_max, on the 64-bit targets maskapply builds for). Add the line, then update the figure.
-static_assert(sizeof(size_t) != 8 || sizeof(PilotOptions) == 34 * 8 + sizeof(std::optional<double>),
+static_assert(sizeof(size_t) != 8 || sizeof(PilotOptions) == 44 * 8 + sizeof(std::optional<double>),
               "PilotOptions changed: list the new field in for_each_option_field (kernels/pilot.h)");
 
 TEST(CaseFile, CarriesEveryOptionFieldAtAValueNoDefaultHas) {
@@ -117,11 +117,12 @@ TEST(CaseFile, CarriesEveryOptionFieldAtAValueNoDefaultHas) {
   c.kernel = Kernel::pilot_v6;
   size_t fields = 0;
   // Every field moved off its default by a valid step (the parser validates), each to a value of its own.
-  for_each_option_field([&](const char*, auto PilotOptions::*p) {
+  for_each_option_field([&](const char* name, auto PilotOptions::*p) {
     ++fields;
     c.options.*p = c.options.*p + (std::is_floating_point_v<option_field_t<decltype(p)>> ? 0.001 * fields : 1);
+    if (std::string_view(name) == "v6_cs") c.options.*p = 0;  // a switch: 0 or 1
   });
-  EXPECT_EQ(fields, 34u);
+  EXPECT_EQ(fields, 44u);
   const CaseParse r = parse_case(to_text(c));
   ASSERT_TRUE(r.value) << r.error << "\n" << to_text(c);
   const PilotOptions defaults;
