@@ -617,6 +617,37 @@ TEST(Decisions, V6BlendSkipsACheapFsTileWhenItsProbeIsAboveBothHiAndLo) {
   }
 }
 
+// A pilot_v6 row of the tests below: n elements, one selected element at offset 5 of each listed block, and the
+// runs the kernel must report.
+struct UnprobedRow {
+  size_t n;
+  std::vector<size_t> blocks;  // blocks with one selected element (by index in the array)
+  std::vector<maskapply::Run> want;
+};
+
+std::vector<maskapply::Run> runs_then(std::vector<maskapply::Run> head, const std::vector<maskapply::Run>& tail) {
+  head.insert(head.end(), tail.begin(), tail.end());
+  return head;
+}
+
+// pilot_v6's kernel on each row reports the row's runs, reads no probe and bails nowhere, and its trace equals the
+// decision reference's.
+void expect_unprobed_runs(const PilotOptions& o, const std::vector<UnprobedRow>& rows) {
+  for (const UnprobedRow& r : rows) {
+    std::vector<uint8_t> sel(r.n, 0);
+    std::string why = "n " + std::to_string(r.n) + ", blocks";
+    for (const size_t b : r.blocks) sel[16 * b + 5] = 1, why += " " + std::to_string(b);
+    const Trace got = kernel_trace(Kernel::pilot_v6, sel, o);
+    EXPECT_EQ(got.runs, r.want) << why;
+    for (const TileDecision& t : got.tiles) {
+      EXPECT_EQ(t.bail, kNoBail) << why;
+      EXPECT_EQ(t.source, CountSource::none) << why;
+      EXPECT_EQ(t.probed, 0u) << why;
+    }
+    EXPECT_EQ(compare(decide(Pilot::v6, sel, params(o)), got), "") << why;
+  }
+}
+
 TEST(Decisions, V6WithoutAProbeGoesBetweenBlendSkipAndBlendOnTheSwitchScoreAndCarriesItsModeToTheNextTile) {
   // d_max < 0 (hi < 0): no probe; tiles of 256 (16 blocks); switch 3, blend from 5, back to blend_skip from 2,
   // every second block (1, 3, 5, ...) counted in blend. Worked by hand:
@@ -632,18 +663,11 @@ TEST(Decisions, V6WithoutAProbeGoesBetweenBlendSkipAndBlendOnTheSwitchScoreAndCa
   o.tile = 256, o.probe = 32, o.d_max = -0.5;
   o.v6_score_switch = 3, o.v6_score_blend = 5, o.v6_score_skip = 2, o.v6_score_sample = 2;
   using S = Strategy;
-  struct Row {
-    size_t n;
-    std::vector<size_t> blocks;  // blocks with one selected element (by index in the array)
-    std::vector<maskapply::Run> want;
-  };
+  using Row = UnprobedRow;
   const std::vector<maskapply::Run> b_runs{{0, 48, S::blend_skip},      {48, 64, S::blend_verified},
                                            {64, 80, S::blend},          {80, 96, S::blend_verified},
                                            {96, 112, S::blend},         {112, 128, S::blend_verified}};
-  const auto with = [](std::vector<maskapply::Run> head, const std::vector<maskapply::Run>& tail) {
-    head.insert(head.end(), tail.begin(), tail.end());
-    return head;
-  };
+  const auto with = runs_then;
   const std::vector<maskapply::Run> c_runs = with(b_runs, {{128, 160, S::blend_skip}, {160, 176, S::blend},
                                                           {176, 192, S::blend_verified}, {192, 208, S::blend},
                                                           {208, 224, S::blend_verified}, {224, 240, S::blend},
@@ -658,19 +682,7 @@ TEST(Decisions, V6WithoutAProbeGoesBetweenBlendSkipAndBlendOnTheSwitchScoreAndCa
                      {352, 512, S::blend_skip}})},
       {296, {0, 2, 9}, with(c_runs, {{256, 272, S::blend}, {272, 288, S::blend_verified}, {288, 296, S::blend}})},
   };
-  for (const Row& r : rows) {
-    std::vector<uint8_t> sel(r.n, 0);
-    std::string why = "n " + std::to_string(r.n) + ", blocks";
-    for (const size_t b : r.blocks) sel[16 * b + 5] = 1, why += " " + std::to_string(b);
-    const Trace got = kernel_trace(Kernel::pilot_v6, sel, o);
-    EXPECT_EQ(got.runs, r.want) << why;
-    for (const TileDecision& t : got.tiles) {
-      EXPECT_EQ(t.bail, kNoBail) << why;
-      EXPECT_EQ(t.source, CountSource::none) << why;
-      EXPECT_EQ(t.probed, 0u) << why;
-    }
-    EXPECT_EQ(compare(decide(Pilot::v6, sel, params(o)), got), "") << why;
-  }
+  expect_unprobed_runs(o, rows);
 }
 
 TEST(Decisions, V6RunsACheapFsTileOnTheCompactScoreCuttingEachCountedBlockOutAndCarriesItsModeToTheNextTile) {
@@ -692,18 +704,11 @@ TEST(Decisions, V6RunsACheapFsTileOnTheCompactScoreCuttingEachCountedBlockOutAnd
   o.v6_cs = 1, o.v6_cs_empty = 2, o.v6_cs_switch = 3, o.v6_cs_block = 1, o.v6_cs_reg = 0, o.v6_cs_elem = 0;
   o.v6_cs_to_skip = 6, o.v6_cs_to_compact = 4, o.v6_cs_sample = 2, o.v6_cs_probation = 3;
   using S = Strategy;
-  struct Row {
-    size_t n;
-    std::vector<size_t> blocks;  // blocks with one selected element (by index in the array)
-    std::vector<maskapply::Run> want;
-  };
+  using Row = UnprobedRow;
   const std::vector<maskapply::Run> two{{0, 64, S::compact},   {64, 80, S::blend_skip},
                                         {80, 96, S::blend_skip_verified},
                                         {96, 192, S::compact}, {192, 256, S::blend_skip}};
-  const auto with = [](std::vector<maskapply::Run> head, const std::vector<maskapply::Run>& tail) {
-    head.insert(head.end(), tail.begin(), tail.end());
-    return head;
-  };
+  const auto with = runs_then;
   const std::vector<Row> rows{
       {256, {}, {{0, 64, S::compact}, {64, 256, S::blend_skip}}},
       {256, {5, 7}, two},
@@ -713,19 +718,7 @@ TEST(Decisions, V6RunsACheapFsTileOnTheCompactScoreCuttingEachCountedBlockOutAnd
       {296, {5, 7, 17}, with(two, {{256, 272, S::blend_skip}, {272, 288, S::blend_skip_verified},
                                    {288, 296, S::blend_skip}})},
   };
-  for (const Row& r : rows) {
-    std::vector<uint8_t> sel(r.n, 0);
-    std::string why = "n " + std::to_string(r.n) + ", blocks";
-    for (const size_t b : r.blocks) sel[16 * b + 5] = 1, why += " " + std::to_string(b);
-    const Trace got = kernel_trace(Kernel::pilot_v6, sel, o);
-    EXPECT_EQ(got.runs, r.want) << why;
-    for (const TileDecision& t : got.tiles) {
-      EXPECT_EQ(t.bail, kNoBail) << why;
-      EXPECT_EQ(t.source, CountSource::none) << why;
-      EXPECT_EQ(t.probed, 0u) << why;
-    }
-    EXPECT_EQ(compare(decide(Pilot::v6, sel, params(o)), got), "") << why;
-  }
+  expect_unprobed_runs(o, rows);
 }
 
 TEST(Decisions, V4DistrustsTheProbeForDistrustMinusOneTilesThenTrustsItAgain) {
