@@ -169,6 +169,21 @@ std::vector<std::pair<Pattern, std::string>> threshold_seeds(const Scorer& sc, s
                                std::to_string(shift) + ")");
       }
   }
+  // pilot_v6's compact score (a cheap f, no probe): lone selected elements, one block or a pair of blocks g apart
+  // (g = 1 .. 3) every k blocks (k = 4 .. 24), over the whole array: the empty blocks between them raise compact's
+  // score until blend_skip takes over, whose switches and lone non-empty blocks send it back, while compact_skip,
+  // which the score never runs, is the oracle's choice (the bound's witnesses for frfrexp and fma13 are pairs 2
+  // blocks apart every 8 or 12 blocks).
+  if (sc.pilot() == Kernel::pilot_v6 && c.hi >= 0 && o.d_max && *o.d_max < o.v6_band && o.v6_cs)
+    for (uint64_t g = 0; g <= 3; ++g)
+      for (uint64_t k = std::max<uint64_t>(4, g + 2); k <= 24; ++k) {
+        Segs segs{exact(16, 1)};
+        if (g > 0) segs.push_back(reg(16 * (g - 1), 0)), segs.push_back(exact(16, 1));
+        segs.push_back(reg(16 * (k - 1 - g), 0));
+        add(make(16 * k, segs), "compact score: " + std::string(g ? "a pair of elements " + std::to_string(g) +
+                                                                        " blocks apart" : "one element") +
+                                    " every " + std::to_string(k) + " blocks");
+      }
   // A sentinel: only the last (or first) element of the tile.
   add(make(T, {reg(T - 1, 0), reg(1, 1)}), "last-element sentinel");
   add(make(T, {reg(1, 1), reg(T - 1, 0)}), "first-element sentinel");
