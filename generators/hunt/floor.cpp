@@ -328,8 +328,9 @@ FloorFamily floor_family(Kernel pilot, const PilotOptions& o) {
     case Kernel::pilot_v3_5:
     case Kernel::pilot_v4: return pieces(verify_len(o.tile, o.verify_blocks));
     case Kernel::pilot_v6:
-      // With d_max known and its hi below 0 (the kernels' Thresholds), no probe and a verdict after every block.
-      if (o.d_max && Thresholds::from(o, *o.d_max).hi < 0) return {1, true};
+      // With d_max known and its hi below 0 (the kernels' Thresholds), or a cheap f with the compact score (v6_cs),
+      // no probe and a verdict after every block.
+      if (o.d_max && (Thresholds::from(o, *o.d_max).hi < 0 || (o.v6_cs && *o.d_max < o.v6_band))) return {1, true};
       return pieces(verify_len(o.tile, v6_piece_count(o, o.tile)));
     case Kernel::pilot_v5: return {1, false};
     default: return {tile_blocks, true};

@@ -357,15 +357,23 @@ TEST(PilotFloor, EachLibraryPilotBelongsToTheFamilyOfItsPieces) {
   o2.v6_pieces = 64, o2.probe = 128;  // min(64, 4096 / 128) = 32 pieces of 128 elements: every 8 blocks
   EXPECT_EQ(floor_family(Kernel::pilot_v6, o2).every, 8u);
   // With d_max known and hi below 0 (sqrt under m5) v6 runs no probe and gives a verdict after every block (the
-  // switch score), whatever its scores; just above -1 / probe hi truncates to 0 and the probe's pieces hold.
+  // switch score), whatever its scores; just above -1 / probe hi truncates to 0 and, without the compact score
+  // (v6_cs), the probe's pieces hold.
   PilotOptions o3;
   o3.d_max = -2.0;
   EXPECT_EQ(floor_family(Kernel::pilot_v6, o3).every, 1u);
   EXPECT_TRUE(floor_family(Kernel::pilot_v6, o3).probe_reads);
   o3.v6_score_sample = 8, o3.v6_score_blend = 40;
   EXPECT_EQ(floor_family(Kernel::pilot_v6, o3).every, 1u);
-  o3.d_max = -0.001;
+  o3.d_max = -0.001, o3.v6_cs = 0;
   EXPECT_EQ(floor_family(Kernel::pilot_v6, o3).every, 16u);
+  // A cheap f (0 <= d_max < v6_band) with the compact score: no probe, a verdict after every block; with v6_cs 0 the
+  // probe's pieces.
+  PilotOptions o4;
+  o4.d_max = 0.2;
+  EXPECT_EQ(floor_family(Kernel::pilot_v6, o4).every, 1u);
+  o4.v6_cs = 0;
+  EXPECT_EQ(floor_family(Kernel::pilot_v6, o4).every, 16u);
 }
 
 // What the exact packed pass is for: with the rounding forgiven the pilot and overcharged the oracle the game
