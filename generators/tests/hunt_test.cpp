@@ -159,21 +159,28 @@ TEST(Adversary, steersEachPilotIntoEachOfItsBranches) {
   EXPECT_TRUE(previous);
 }
 
+// How many of sc's threshold seeds are named with `prefix`, and the best regret among them, scored as the hunt
+// scores them.
+std::pair<size_t, double> seeds_named(Scorer& sc, std::string_view prefix) {
+  size_t seeds = 0;
+  double best = 0;
+  for (const auto& [p, why] : threshold_seeds(sc)) {
+    if (why.rfind(prefix, 0) != 0) continue;
+    ++seeds;
+    Summary s;
+    s.assign(p, kHuntN);
+    best = std::max(best, sc.score(s).regret);
+  }
+  return {seeds, best};
+}
+
 TEST(Seeds, setPilotV6sSwitchScoreOffAndKeepItsBlendOnEmptyBlocksForSqrt) {
   // pilot_v6 with d_max < 0 (sqrt under m5) runs the switch score: the seeds that set it off into blend and then
   // place one element every k blocks reach 1.994 of its certified 2.249 (without them the hunt's seeds reached 1.117
   // and its adversary 1.507). Each is scored as the hunt scores it; the other pilots get none of them.
   const CostModel m = CostModel::m5();
   Scorer sc(Kernel::pilot_v6, Fn::sqrt, m, model_options(m, Fn::sqrt));
-  double best = 0;
-  size_t seeds = 0;
-  for (const auto& [p, why] : threshold_seeds(sc)) {
-    if (why.rfind("switch score:", 0) != 0) continue;
-    ++seeds;
-    Summary s;
-    s.assign(p, kHuntN);
-    best = std::max(best, sc.score(s).regret);
-  }
+  const auto [seeds, best] = seeds_named(sc, "switch score:");
   EXPECT_EQ(seeds, 44u);
   EXPECT_GT(best, 1.99);
   const Scorer v3(Kernel::pilot_v3, Fn::sqrt, m, model_options(m, Fn::sqrt));
@@ -188,15 +195,7 @@ TEST(Seeds, reachPilotV6sCompactScoreWithLoneElementsEveryKBlocksForACheapF) {
   const CostModel m = CostModel::m5();
   for (const auto& [f, floor] : {std::pair{Fn::frfrexp, 1.89}, {Fn::fma13, 1.86}}) {
     Scorer sc(Kernel::pilot_v6, f, m, model_options(m, f));
-    double best = 0;
-    size_t seeds = 0;
-    for (const auto& [p, why] : threshold_seeds(sc)) {
-      if (why.rfind("compact score:", 0) != 0) continue;
-      ++seeds;
-      Summary s;
-      s.assign(p, kHuntN);
-      best = std::max(best, sc.score(s).regret);
-    }
+    const auto [seeds, best] = seeds_named(sc, "compact score:");
     EXPECT_EQ(seeds, 83u) << name(f);  // g = 0, 1, 2: k = 4 .. 24; g = 3: k = 5 .. 24
     EXPECT_GT(best, floor) << name(f);
     PilotOptions table = model_options(m, f);
