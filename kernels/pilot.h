@@ -68,17 +68,18 @@ struct PilotOptions {
   size_t v6_dear_probe = 128;  // a dear f: pilot_v6 probes min(probe, v6_dear_probe) elements (and counts by it)
   size_t v6_cheap_probe = 96;  // a cheap f (0 <= d_max < v6_band): min(probe, v6_cheap_probe) elements
   // A cheap f (0 <= d_max < v6_band): v6_cs = 1 runs the compact score (compact.h's CompactScore; no probe), 0 the
-  // probe's table (v6_cheap_probe, v6_floor, v6_dense_cut, v6_dense_block). The score's weights in 1/8 ns (m5's):
-  // an empty block, a switch, a non-empty block, less per selected element up to 4 and per selected element;
+  // probe's table (v6_cheap_probe, v6_floor, v6_dense_cut, v6_dense_block). The score's weights in 1/8 ns (from
+  // m5's terms; the block weight and the thresholds from a search, docs/pilot_v6.md): an empty block, a switch, a
+  // non-empty block, less per selected element up to 4 and per selected element;
   // compact hands over to blend_skip at v6_cs_to_skip, blend_skip to compact at v6_cs_to_compact, blend_skip counts
   // one block in v6_cs_sample, and a compact run after blend_skip starts at v6_cs_probation.
   size_t v6_cs = 1;
   size_t v6_cs_empty = 12;
   size_t v6_cs_switch = 24;
-  size_t v6_cs_block = 10;
+  size_t v6_cs_block = 12;
   size_t v6_cs_reg = 4;
   size_t v6_cs_elem = 1;
-  size_t v6_cs_to_skip = 112;
+  size_t v6_cs_to_skip = 96;
   size_t v6_cs_to_compact = 64;
   size_t v6_cs_sample = 4;
   size_t v6_cs_probation = 88;

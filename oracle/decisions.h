@@ -104,16 +104,16 @@ inline constexpr double kDenseCut = 0.07;
 inline constexpr size_t kDenseBlock = 8;
 inline constexpr size_t kDearProbe = 128;
 inline constexpr size_t kCheapProbe = 96;
-// A cheap f's compact score (1 = on): weights in 1/8 ns (an empty block 12, a switch 24, a non-empty block 10 less
-// 4 per selected element up to 4 and 1 per selected element), compact to blend_skip at 112, back at 64, blend_skip
+// A cheap f's compact score (1 = on): weights in 1/8 ns (an empty block 12, a switch 24, a non-empty block 12 less
+// 4 per selected element up to 4 and 1 per selected element), compact to blend_skip at 96, back at 64, blend_skip
 // counting one block in 4, a compact run after blend_skip starting at 88.
 inline constexpr size_t kCs = 1;
 inline constexpr size_t kCsEmpty = 12;
 inline constexpr size_t kCsSwitch = 24;
-inline constexpr size_t kCsBlock = 10;
+inline constexpr size_t kCsBlock = 12;
 inline constexpr size_t kCsReg = 4;
 inline constexpr size_t kCsElem = 1;
-inline constexpr size_t kCsToSkip = 112;
+inline constexpr size_t kCsToSkip = 96;
 inline constexpr size_t kCsToCompact = 64;
 inline constexpr size_t kCsSample = 4;
 inline constexpr size_t kCsProbation = 88;

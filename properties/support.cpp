@@ -485,9 +485,9 @@ rc::Gen<PilotOptions> pilot_options() {
     const auto small = [](size_t dflt, size_t hi) {
       return *rc::gen::weightedOneOf<size_t>({{2, rc::gen::just(dflt)}, {2, rc::gen::inRange<size_t>(0, hi)}});
     };
-    o.v6_cs_empty = small(12, 30), o.v6_cs_switch = small(24, 40), o.v6_cs_block = small(10, 30);
+    o.v6_cs_empty = small(12, 30), o.v6_cs_switch = small(24, 40), o.v6_cs_block = small(12, 30);
     o.v6_cs_reg = small(4, 10), o.v6_cs_elem = small(1, 5);
-    o.v6_cs_to_skip = small(112, 130), o.v6_cs_to_compact = small(64, 80);
+    o.v6_cs_to_skip = small(96, 130), o.v6_cs_to_compact = small(64, 80);
     o.v6_cs_sample = *rc::gen::weightedOneOf<size_t>({{3, rc::gen::just<size_t>(4)}, {1, rc::gen::just<size_t>(1)},
                                                      {2, rc::gen::inRange<size_t>(1, 18)}});
     o.v6_cs_probation = *rc::gen::weightedOneOf<size_t>({{2, rc::gen::just(std::min<size_t>(88, o.v6_cs_to_skip))},

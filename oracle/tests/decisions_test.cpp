@@ -77,10 +77,10 @@ TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
   EXPECT_EQ(o.v6_cs, 1u);
   EXPECT_EQ(o.v6_cs_empty, 12u);
   EXPECT_EQ(o.v6_cs_switch, 24u);
-  EXPECT_EQ(o.v6_cs_block, 10u);
+  EXPECT_EQ(o.v6_cs_block, 12u);
   EXPECT_EQ(o.v6_cs_reg, 4u);
   EXPECT_EQ(o.v6_cs_elem, 1u);
-  EXPECT_EQ(o.v6_cs_to_skip, 112u);
+  EXPECT_EQ(o.v6_cs_to_skip, 96u);
   EXPECT_EQ(o.v6_cs_to_compact, 64u);
   EXPECT_EQ(o.v6_cs_sample, 4u);
   EXPECT_EQ(o.v6_cs_probation, 88u);
