@@ -186,7 +186,7 @@ struct CompactScore {
   size_t reg;       // ... less this much per selected element, up to 4 (a register expand visits) ...
   size_t elem;      // ... less this much per selected element
   size_t to_skip;   // compact hands over to blend_skip at this score
-  size_t to_blend;  // blend_skip hands over to compact at this score
+  size_t to_compact;  // blend_skip hands over to compact at this score
   size_t sample;    // blend_skip counts one block in this many (the blocks sample - 1, 2 sample - 1, ... of [a, a+n))
   size_t probation;  // the score a compact run that follows blend_skip starts from
   // Compact's score after a block of cnt selected elements (last: the block before it was empty).
@@ -204,7 +204,7 @@ struct CompactScore {
                : !counted ? 0
                           : L(sample) * (L(block) - L(reg) * L(std::min<size_t>(cnt, 4)) - L(elem) * L(cnt));
     if (e != before) d += L(sw);
-    return std::clamp(score + d, 0L, L(to_blend));
+    return std::clamp(score + d, 0L, L(to_compact));
   }
 
  private:
@@ -218,7 +218,7 @@ struct CompactScore {
 // the next block, its score at 0. blend_skip's score (s.skip_step) reads each block's emptiness, which the skip test
 // has anyway, and counts the non-empty blocks at tile-relative index sample - 1 (mod sample): such a block is a
 // blend_skip_verified run of its own (counted, blended), and the blend_skip run after it starts again (its first
-// block compared with "non-empty", which the counted block was); at s.to_blend or more a compact run starts at the
+// block compared with "non-empty", which the counted block was); at s.to_compact or more a compact run starts at the
 // next block. Every mode's first block compares with "non-empty" (its `last`). The last n % 16 elements are finished
 // by the mode they come in. told(begin, end, strategy) is told every non-empty run in order. Returns the mode it
 // ends in (true: blend_skip). Never reads or writes outside [a, a+n).
@@ -272,7 +272,7 @@ bool compact_blend_skip_scored(float* a, size_t n, F f, M mask, Workspace& ws, c
     }
     score = s.skip_step(score, last, cnt, counted);
     last = cnt == 0;
-    if (verdict && score >= static_cast<long>(s.to_blend)) {
+    if (verdict && score >= static_cast<long>(s.to_compact)) {
       report(from, at + detail::kBlock, Strategy::blend_skip);
       pass.emplace(a, f, mask, ws, w);
       skip = false, score = static_cast<long>(s.probation), last = false, from = at + detail::kBlock;
