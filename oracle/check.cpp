@@ -19,20 +19,7 @@ HostileWorkspace hostile_workspace(Kernel k, Fn f, std::span<const float> input,
   return draw_hostile_workspace({static_cast<uint64_t>(k), static_cast<uint64_t>(f)}, input, tile, salt);
 }
 
-std::string check_decisions(Kernel k, std::span<const float> input, const MaskSpec& m, const PilotOptions& o,
-                            const Trace& t) {
-  reference::Pilot p;
-  switch (k) {
-    case Kernel::pilot_v1: p = reference::Pilot::v1; break;
-    case Kernel::pilot_v2: p = reference::Pilot::v2; break;
-    case Kernel::pilot_v3: p = reference::Pilot::v3; break;
-    case Kernel::pilot_v3_5: p = reference::Pilot::v3_5; break;
-    case Kernel::pilot_v4: p = reference::Pilot::v4; break;
-    case Kernel::pilot_v5: p = reference::Pilot::v5; break;
-    case Kernel::pilot_v6: p = reference::Pilot::v6; break;
-    case Kernel::blend_verified: p = reference::Pilot::verified; break;
-    default: return {};
-  }
+reference::Params reference_params(const PilotOptions& o) {
   reference::Params q;
   q.tile = o.tile, q.probe = o.probe, q.xlo = o.xlo, q.lo = o.lo, q.calib_blocks = o.calib_blocks;
   q.calib_len = o.calib_len, q.verify_blocks = o.verify_blocks, q.bail = o.bail, q.distrust = o.distrust;
@@ -49,6 +36,24 @@ std::string check_decisions(Kernel k, std::span<const float> input, const MaskSp
   q.v6_cs = o.v6_cs, q.v6_cs_empty = o.v6_cs_empty, q.v6_cs_switch = o.v6_cs_switch, q.v6_cs_block = o.v6_cs_block;
   q.v6_cs_reg = o.v6_cs_reg, q.v6_cs_elem = o.v6_cs_elem, q.v6_cs_to_skip = o.v6_cs_to_skip;
   q.v6_cs_to_compact = o.v6_cs_to_compact, q.v6_cs_sample = o.v6_cs_sample, q.v6_cs_probation = o.v6_cs_probation;
+  return q;
+}
+
+std::string check_decisions(Kernel k, std::span<const float> input, const MaskSpec& m, const PilotOptions& o,
+                            const Trace& t) {
+  reference::Pilot p;
+  switch (k) {
+    case Kernel::pilot_v1: p = reference::Pilot::v1; break;
+    case Kernel::pilot_v2: p = reference::Pilot::v2; break;
+    case Kernel::pilot_v3: p = reference::Pilot::v3; break;
+    case Kernel::pilot_v3_5: p = reference::Pilot::v3_5; break;
+    case Kernel::pilot_v4: p = reference::Pilot::v4; break;
+    case Kernel::pilot_v5: p = reference::Pilot::v5; break;
+    case Kernel::pilot_v6: p = reference::Pilot::v6; break;
+    case Kernel::blend_verified: p = reference::Pilot::verified; break;
+    default: return {};
+  }
+  reference::Params q = reference_params(o);
   if (o.d_max)
     q.d_max = *o.d_max;
   else if (k == Kernel::blend_verified)

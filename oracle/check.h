@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 
+#include "decisions.h"
 #include "oracle.h"
 #include "plugin.h"
 #include "registry.h"
@@ -33,6 +34,10 @@ CheckResult check_kernel(const Subject& s, Kernel k, Fn f, const MaskSpec& m, st
                          const PilotOptions& o, size_t misalign);
 CheckResult check_kernel(const Subject& s, Kernel k, Fn f, const MaskSpec& m, std::span<const float> input,
                          const PilotOptions& o, size_t misalign, const HostileWorkspace& w);
+
+// The decision reference's parameters (decisions.h) from the options, every option the reference reads; d_max is
+// left at Params' default (the caller knows whether it is injected, timed or the registry's).
+reference::Params reference_params(const PilotOptions& o);
 
 // Empty when the trace t of kernel k over input is the one the decision reference computes from the selection
 // and the options (pilots and blend_verified; any other kernel: always empty); else the first difference.
