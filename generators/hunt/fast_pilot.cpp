@@ -458,7 +458,7 @@ void simulate(Kernel pilot, const Summary& s, const PilotOptions& given, Trace& 
           sim.switch_scored(d);
           break;
         }
-        if (o.v6_cs && dm < o.v6_band) {  // a cheap f, no probe: the compact score
+        if (v6_compact_scored(o, dm, sim.hi)) {  // a cheap f, no probe: the compact score
           sim.compact_scored(d);
           break;
         }

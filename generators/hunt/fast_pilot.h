@@ -141,6 +141,12 @@ inline PilotOptions as_run(Kernel pilot, const PilotOptions& o) {
     r.probe = std::min(o.probe, o.v6_cheap_probe);
   return r;
 }
+// Whether pilot_v6 runs a tile on the compact score (no probe; docs/pilot_v6.md): a cheap f, its thresholds' hi at
+// least 0 and d_max below v6_band, with v6_cs on. The hunt's copy of the rule, for its model, seeds and floor family
+// (the bound states its own).
+inline bool v6_compact_scored(const PilotOptions& o, double d_max, long long hi) {
+  return hi >= 0 && d_max < o.v6_band && o.v6_cs != 0;
+}
 // pilot_v6's pieces of a tile of `size`: min(v6_pieces, size / probe), at least one (the probe lies in the first).
 inline size_t v6_piece_count(const PilotOptions& o, size_t size) {
   return std::max<size_t>(1, std::min(o.v6_pieces, size / o.probe));

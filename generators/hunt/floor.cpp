@@ -330,7 +330,10 @@ FloorFamily floor_family(Kernel pilot, const PilotOptions& o) {
     case Kernel::pilot_v6:
       // With d_max known and its hi below 0 (the kernels' Thresholds), or a cheap f with the compact score (v6_cs),
       // no probe and a verdict after every block.
-      if (o.d_max && (Thresholds::from(o, *o.d_max).hi < 0 || (o.v6_cs && *o.d_max < o.v6_band))) return {1, true};
+      if (o.d_max) {
+        const long long hi = Thresholds::from(o, *o.d_max).hi;
+        if (hi < 0 || v6_compact_scored(o, *o.d_max, hi)) return {1, true};
+      }
       return pieces(verify_len(o.tile, v6_piece_count(o, o.tile)));
     case Kernel::pilot_v5: return {1, false};
     default: return {tile_blocks, true};

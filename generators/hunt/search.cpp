@@ -174,7 +174,7 @@ std::vector<std::pair<Pattern, std::string>> threshold_seeds(const Scorer& sc, s
   // score until blend_skip takes over, whose switches and lone non-empty blocks send it back, while compact_skip,
   // which the score never runs, is the oracle's choice (the bound's witnesses for frfrexp and fma13 are pairs 2
   // blocks apart every 8 or 12 blocks).
-  if (sc.pilot() == Kernel::pilot_v6 && c.hi >= 0 && o.d_max && *o.d_max < o.v6_band && o.v6_cs)
+  if (sc.pilot() == Kernel::pilot_v6 && o.d_max && v6_compact_scored(o, *o.d_max, c.hi))
     for (uint64_t g = 0; g <= 3; ++g)
       for (uint64_t k = std::max<uint64_t>(4, g + 2); k <= 24; ++k) {
         Segs segs{exact(16, 1)};
