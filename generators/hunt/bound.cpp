@@ -870,6 +870,15 @@ class TileDP {
     throw std::logic_error("maskapply bound: no kept array for a stage on the witness's path");
   }
   std::vector<double> exits_;
+  // run's scratch: a stage's routes per counter value (route_at_[i] .. route_at_[i + 1] in routed_).
+  struct Routed {
+    int target;    // >= 0 a stage, < 0 an exit (-1 - label)
+    size_t index;  // a stage's: the routed count's index in its counter (Ctr::from_count)
+    size_t size;   // a stage's: its counter's size
+    double extra;
+  };
+  std::vector<Routed> routed_;
+  std::vector<size_t> route_at_;
 
   void step(size_t si, size_t j, const Arr& in, Arr& out) const;
   // The moves into oracle state o2 (calls fn(source o or -1 for "any ended", oracle cost without ne, oracle
@@ -1002,32 +1011,45 @@ std::vector<double> TileDP::run(size_t entry, bool keep) {
       const Stage& s = t_.stages[si];
       if (s.b1 != j + 1) continue;
       const size_t L = s.ctr.size();
+      // Where each counter value goes depends on the value alone, not on the oracle's state: the stage's routes
+      // once per value (an Emit per call was a heap-allocated closure, a fifth of the bound's time), then applied
+      // to every live oracle state. The targets' arrays are made live here, as the routes name them.
+      routed_.clear(), route_at_.assign(L + 1, 0);
+      const Emit collect = [this](int target, size_t count, double extra) {
+        // A stage target's index in its array (per oracle state), and that array's length, once.
+        const Ctr* tc = target >= 0 ? &t_.stages[static_cast<size_t>(target)].ctr : nullptr;
+        routed_.push_back({target, tc ? tc->from_count(count) : 0, tc ? tc->size() : 0, extra});
+      };
+      for (size_t i = 0; i < L; ++i) {
+        route_at_[i] = routed_.size();
+        s.route(s.ctr.rep(i), collect);
+      }
+      route_at_[L] = routed_.size();
       for (size_t o = 0; o < NO; ++o)
         for (int pe = 0; pe < 2; ++pe) {
           if (!nxt[si].alive[o][pe]) continue;
+          const size_t x = (o == BS ? 2 : 0) + pe;
           for (size_t i = 0; i < L; ++i) {
             const double v = nxt[si].v[(o * 2 + pe) * L + i];
             if (v == kNeg) continue;
-            s.route(s.ctr.rep(i), [&](int target, size_t count, double extra) {
-              if (target < 0) {
-                const size_t label = static_cast<size_t>(-1 - target);
-                const size_t x = (o == BS ? 2 : 0) + pe;
-                double& ex = exits_[x * t_.labels + label];
-                ex = std::max(ex, v + extra);
-                return;
+            for (size_t q = route_at_[i]; q < route_at_[i + 1]; ++q) {
+              const Routed& r = routed_[q];
+              if (r.target < 0) {
+                double& ex = exits_[x * t_.labels + static_cast<size_t>(-1 - r.target)];
+                ex = std::max(ex, v + r.extra);
+                continue;
               }
-              const size_t ti = static_cast<size_t>(target);
-              const Stage& ts = t_.stages[ti];
+              const size_t ti = static_cast<size_t>(r.target);
               Arr& dst = cur[ti];
               if (!nlive[ti]) {
-                pool_.fill(dst.v, NO * 2 * ts.ctr.size());
-                for (auto& x : dst.alive) x[0] = x[1] = false;
+                pool_.fill(dst.v, NO * 2 * r.size);
+                for (auto& y : dst.alive) y[0] = y[1] = false;
                 nlive[ti] = true;
               }
-              double& d = dst.v[(o * 2 + pe) * ts.ctr.size() + ts.ctr.from_count(count)];
-              d = std::max(d, v + extra);
+              double& d = dst.v[(o * 2 + pe) * r.size + r.index];
+              d = std::max(d, v + r.extra);
               dst.alive[o][pe] = true;
-            });
+            }
           }
         }
       // The stage has ended: the witness keeps its state before routing; else its arrays go back to the pool.
