@@ -16,6 +16,7 @@
 #include "bound.h"
 #include "regret.h"
 #include "search.h"
+#include "tune.h"
 using namespace maskapply; using namespace maskapply::gen; using namespace maskapply::gen::hunt;
 constexpr size_t kU = 8192 + 94 * 4096;
 PilotOptions opts(const CostModel& m, Fn f) {
@@ -58,9 +59,7 @@ int main() {
       std::vector<std::pair<double, double>> per;  // density, worst over the seeds
       for (double d : {0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0})
         for (uint64_t seed : {1, 2}) {
-          char text[128];
-          std::snprintf(text, sizeof text, "period %zu\nseed %llu\nseg rest:~%.17g\n", kU, (unsigned long long)seed, d);
-          Summary s; s.assign(parse_pattern(text).pattern(), kU);
+          Summary s; s.assign(uniform_pattern(kU, d, seed), kU);
           double best = 1e300;
           for (Kernel k : kPilots) if (k < Kernel::pilot_v5) best = std::min(best, Scorer(k, f, m).score(s).pilot_cost);
           const double r = Scorer(Kernel::pilot_v6, f, m, o).score(s).pilot_cost / best;

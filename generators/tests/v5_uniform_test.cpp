@@ -12,6 +12,7 @@
 #include <string>
 
 #include "search.h"
+#include "tune.h"
 
 namespace maskapply::gen::hunt {
 namespace {
@@ -20,13 +21,8 @@ constexpr size_t kN = 8192 + 94 * 4096;  // the report's 96 tiles
 
 // v5's model cost / the least of v1-v4's on the uniform random selection at density d from seed.
 double v5_over_best(Fn f, double d, uint64_t seed) {
-  char text[128];
-  std::snprintf(text, sizeof text, "period %zu\nseed %llu\nseg rest:~%.17g\n", kN,
-                static_cast<unsigned long long>(seed), d);
-  const ParseResult p = parse_pattern(text);
-  EXPECT_TRUE(p) << text;
   Summary s;
-  s.assign(p.pattern(), kN);
+  s.assign(uniform_pattern(kN, d, seed), kN);
   const CostModel m = CostModel::m5();
   double best = 1e300;
   for (Kernel k : kPilots)

@@ -17,6 +17,7 @@
 #include "emulation.h"
 #include "pattern_file.h"
 #include "search.h"
+#include "tune.h"
 
 namespace maskapply::gen::hunt {
 namespace {
@@ -56,12 +57,8 @@ TEST(PilotV6, IsCertifiedBelowEveryCertifiedV1ToV3_5ForEveryF) {
 
 // The uniform random selection at density d from seed (every element selected with probability d).
 Summary uniform(double d, uint64_t seed, size_t n) {
-  char text[128];
-  std::snprintf(text, sizeof text, "period %zu\nseed %llu\nseg rest:~%.17g\n", n, static_cast<unsigned long long>(seed), d);
-  const ParseResult p = parse_pattern(text);
-  EXPECT_TRUE(p) << text;
   Summary s;
-  s.assign(p.pattern(), n);
+  s.assign(uniform_pattern(n, d, seed), n);
   return s;
 }
 
