@@ -496,6 +496,16 @@ TEST(Decisions, V6CutsACheapFsCompactSkipToBlendSkipAfterAPieceWithAtLeastTheDen
   EXPECT_EQ(decide(Pilot::v6, sel, params(o)).runs, (std::vector<maskapply::Run>{{0, 64, S::compact_skip}}));
 }
 
+// A tile of 256 elements for the one-pass compact's tables: the first `probe` elements selected (block 0; block 1
+// empty), then blocks 2, 3, ... with blocks[0], blocks[1], ... selected elements each, from their first.
+std::vector<uint8_t> probe_then_blocks(size_t probe, const std::vector<size_t>& blocks) {
+  std::vector<uint8_t> sel(256, 0);
+  for (size_t i = 0; i < probe; ++i) sel[i] = 1;
+  for (size_t b = 0; b < blocks.size(); ++b)
+    for (size_t i = 0; i < blocks[b]; ++i) sel[16 * (b + 2) + i] = 1;
+  return sel;
+}
+
 TEST(Decisions, V6sOnePassCompactStopsAfterAPieceWithTooFewNonEmptyBlocksPastTheProbe) {
   // Tile 256, probe 32 (blocks 0 and 1), 4 pieces of 4 blocks; d_max = 0.3 (a cheap f): xlo = 3, hi = 9, lo = 12;
   // the probe holds 4 (the one-pass compact). v6_floor = 0.5: piece 0 has 2 blocks past the probe and stops with
@@ -518,10 +528,7 @@ TEST(Decisions, V6sOnePassCompactStopsAfterAPieceWithTooFewNonEmptyBlocksPastThe
       {{1, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1}, {{0, 192, S::compact}, {192, 256, S::compact_skip}}},
   };
   for (const Row& r : rows) {
-    std::vector<uint8_t> sel(256, 0);
-    for (size_t i = 0; i < 4; ++i) sel[i] = 1;
-    for (size_t b = 0; b < r.blocks.size(); ++b)
-      for (size_t i = 0; i < r.blocks[b]; ++i) sel[16 * (b + 2) + i] = 1;
+    const std::vector<uint8_t> sel = probe_then_blocks(4, r.blocks);
     const Trace got = kernel_trace(Kernel::pilot_v6, sel, o);
     EXPECT_EQ(got.runs, r.want) << "row " << (&r - rows.data());
     EXPECT_EQ(compare(decide(Pilot::v6, sel, params(o)), got), "") << "row " << (&r - rows.data());
@@ -554,13 +561,7 @@ TEST(Decisions, V6EndsACheapFsOnePassCompactAfterAPieceWithABlockAtLeastTheDense
       // Sparse only: compact_skip (its cut, v6_dense_cut 0.07 of 64 = 5, never reached by the last piece).
       {4, {1, 1, 7, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1}, {{0, 128, S::compact}, {128, 256, S::compact_skip}}, 128},
   };
-  const auto tile = [](const Row& r) {
-    std::vector<uint8_t> sel(256, 0);
-    for (size_t i = 0; i < r.probe; ++i) sel[i] = 1;
-    for (size_t b = 0; b < r.blocks.size(); ++b)
-      for (size_t i = 0; i < r.blocks[b]; ++i) sel[16 * (b + 2) + i] = 1;
-    return sel;
-  };
+  const auto tile = [](const Row& r) { return probe_then_blocks(r.probe, r.blocks); };
   for (const Row& r : rows) {
     const std::vector<uint8_t> sel = tile(r);
     const Trace got = kernel_trace(Kernel::pilot_v6, sel, o);
