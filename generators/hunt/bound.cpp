@@ -810,9 +810,20 @@ struct Block {
 // as long as the program itself (sys time 42 % of sqrt's bound).
 class ArrPool {
  public:
-  // v sized n, every value kNeg, on a recycled array when v has none of its own.
+  // v sized n, every value kNeg, on a recycled array when v's own is too small: the smallest that holds n, else
+  // the largest (a fresh allocation's pages fault in one by one: a sixth of the bound's time when any array did).
   void fill(std::vector<double>& v, size_t n) {
-    if (v.capacity() < n && !free_.empty()) std::swap(v, free_.back()), free_.pop_back();
+    if (v.capacity() < n && !free_.empty()) {
+      size_t best = 0;
+      for (size_t k = 1; k < free_.size(); ++k) {
+        const size_t c = free_[k].capacity(), b = free_[best].capacity();
+        if (b >= n ? c >= n && c < b : c > b) best = k;
+      }
+      if (free_[best].capacity() > v.capacity()) {
+        std::swap(v, free_[best]);
+        if (free_[best].capacity() == 0) free_[best] = std::move(free_.back()), free_.pop_back();
+      }
+    }
     v.assign(n, kNeg);
   }
   void give(std::vector<double>& v) {
@@ -857,7 +868,18 @@ class TileDP {
   std::vector<StrategyTerms> pilot_;
   // step's scratch (reused: step runs once per stage and block).
   mutable std::vector<double> any_, gi_;
-  mutable std::vector<size_t> nx_;
+  // The counter's map i -> add(i) for one block's count, as maximal runs with add(i0 + k) = t0 + k: each move's
+  // update is then a contiguous loop per run (vectorized) instead of a scatter through nx (the bound's hot loop).
+  struct Run {
+    size_t i0, len, t0;
+  };
+  mutable std::vector<Run> runs_;
+  struct Move {
+    int from;  // a source oracle state, or -1: the best over all (a new run)
+    size_t o2;
+    double ob, onr;
+  };
+  mutable std::vector<Move> moves_;
   bool keep_ = false;
   // Kept for the witness, per boundary j: the live stages' arrays (post_: before block j, pre_: the stages ending
   // at j before they route), in stage order. Only the live ones: a stage per block made a dense table of every
@@ -930,49 +952,63 @@ void TileDP::step(size_t si, size_t j, const Arr& in, Arr& out) const {
     }
   const StrategyTerms& p = pilot_[si];
   std::vector<double>& gi = gi_;
-  std::vector<size_t>& nx = nx_;
-  gi.resize(L), nx.resize(L);
+  std::vector<Run>& runs = runs_;
+  std::vector<Move>& mv = moves_;
+  gi.resize(L);
   for (unsigned a = 0; a <= 16; ++a) {
     if (forced_ && forced_[j].a != a) continue;
     const unsigned ca = s.counted(a);
     const unsigned ne_lo = (a + 3) / 4, ne_hi = std::min(4u, a);
     const bool e = a == 0;
+    for (size_t i = 0; i < L; ++i) gi[i] = (p.group != 0 ? p.group * inc(ct.res(i), a) : 0.0) + s.expand(i, a, j);
+    // The moves of both previous-block states (the same sources and targets in the same order; only their costs
+    // differ), each move's two in a row: the target array is written twice while it is in cache.
+    mv.clear();
+    for (int pe = 0; pe < 2; ++pe)
+      moves(a, pe, [&](int from, size_t o2, double ob, double onr) { mv.push_back({from, o2, ob, onr}); });
+    const size_t half = mv.size() / 2;
+    for (size_t m = 0; m < half; ++m)
+      if (mv[m].from != mv[half + m].from || mv[m].o2 != mv[half + m].o2)
+        throw std::logic_error("maskapply bound: the moves after an empty and a non-empty block differ in order");
     // A counter of non-empty registers reads the block's: every value in [ne_lo, ne_hi] is a choice of its own.
     // Else the costs are linear in it and no decision reads it: the extreme each move prefers.
     const unsigned r0 = !ct.KR ? 0 : forced_ ? forced_[j].ne : ne_lo, r1 = !ct.KR ? 0 : forced_ ? forced_[j].ne : ne_hi;
     for (unsigned rn = r0; rn <= r1; ++rn) {
+      runs.clear();
       for (size_t i = 0; i < L; ++i) {
-        nx[i] = ct.add(i, ca, rn);
-        gi[i] = (p.group != 0 ? p.group * inc(ct.res(i), a) : 0.0) + s.expand(i, a, j);
+        const size_t t = ct.add(i, ca, rn);
+        if (!runs.empty() && runs.back().t0 + runs.back().len == t)
+          ++runs.back().len;
+        else
+          runs.push_back({i, 1, t});
       }
-      const size_t lim = !ct.KB && !ct.next && ct.K > ca ? ct.K - ca : 0;  // i < lim: nx = i + ca
-      for (int pe = 0; pe < 2; ++pe) {
-        if (!any_alive[pe]) continue;
-        moves(a, pe, [&](int from, size_t o2, double ob, double onr) {
+      for (size_t m = 0; m < half; ++m)
+        for (int pe = 0; pe < 2; ++pe) {
+          if (!any_alive[pe]) continue;
+          const Move& mo = mv[pe * half + m];
           const double* src;
-          if (from < 0) {
+          if (mo.from < 0) {
             src = any.data() + pe * L;
           } else {
-            if (!in.alive[from][pe]) return;
-            src = in.v.data() + (static_cast<size_t>(from) * 2 + pe) * L;
+            if (!in.alive[mo.from][pe]) continue;
+            src = in.v.data() + (static_cast<size_t>(mo.from) * 2 + pe) * L;
           }
-          const double coef = p.nonempty_reg - lambda_ * onr;
+          const double coef = p.nonempty_reg - lambda_ * mo.onr;
           const unsigned ne = ct.KR ? rn : forced_ ? forced_[j].ne : coef > 0 ? ne_hi : ne_lo;
-          const double w = pilot_block(si, j, a, pe, ne) - lambda_ * (ob + ne * onr);
-          double* dst = out.v.data() + (o2 * 2 + e) * L;
-          out.alive[o2][e] = true;
-          double* ds = dst + ca;
-          const double* g = gi.data();
-          for (size_t i = 0; i < lim; ++i) {
-            const double v = (src[i] + g[i]) + w;
-            ds[i] = ds[i] < v ? v : ds[i];
+          const double w = pilot_block(si, j, a, pe, ne) - lambda_ * (mo.ob + ne * mo.onr);
+          double* dst = out.v.data() + (mo.o2 * 2 + e) * L;
+          out.alive[mo.o2][e] = true;
+          // Runs in any order: max is exact and commutative, so the result is the scatter's to the bit.
+          for (const Run& r : runs) {
+            double* __restrict ds = dst + r.t0;
+            const double* __restrict sr = src + r.i0;
+            const double* __restrict g = gi.data() + r.i0;
+            for (size_t k = 0; k < r.len; ++k) {
+              const double x = (sr[k] + g[k]) + w;
+              ds[k] = ds[k] < x ? x : ds[k];
+            }
           }
-          for (size_t i = lim; i < L; ++i) {
-            const double v = (src[i] + g[i]) + w;
-            dst[nx[i]] = std::max(dst[nx[i]], v);
-          }
-        });
-      }
+        }
     }
   }
 }
