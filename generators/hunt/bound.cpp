@@ -810,18 +810,20 @@ struct Block {
 // as long as the program itself (sys time 42 % of sqrt's bound).
 class ArrPool {
  public:
-  // v sized n, every value kNeg, on a recycled array when v's own is too small: the smallest that holds n, else
-  // the largest (a fresh allocation's pages fault in one by one: a sixth of the bound's time when any array did).
+  // v sized n, every value kNeg, on a recycled array when v's own is too small: the smallest that holds n (a
+  // fresh allocation's pages fault in one by one: a sixth of a dear f's bound when any array would do). When none
+  // holds n, v grows and the pool keeps its arrays.
   void fill(std::vector<double>& v, size_t n) {
-    if (v.capacity() < n && !free_.empty()) {
-      size_t best = 0;
-      for (size_t k = 1; k < free_.size(); ++k) {
-        const size_t c = free_[k].capacity(), b = free_[best].capacity();
-        if (b >= n ? c >= n && c < b : c > b) best = k;
-      }
-      if (free_[best].capacity() > v.capacity()) {
+    if (v.capacity() < n) {
+      size_t best = free_.size();
+      for (size_t k = 0; k < free_.size(); ++k)
+        if (free_[k].capacity() >= n && (best == free_.size() || free_[k].capacity() < free_[best].capacity())) best = k;
+      if (best < free_.size()) {
         std::swap(v, free_[best]);
-        if (free_[best].capacity() == 0) free_[best] = std::move(free_.back()), free_.pop_back();
+        if (free_[best].capacity() == 0) {
+          if (best + 1 != free_.size()) free_[best] = std::move(free_.back());
+          free_.pop_back();
+        }
       }
     }
     v.assign(n, kNeg);
