@@ -871,7 +871,8 @@ class TileDP {
   // step's scratch (reused: step runs once per stage and block).
   mutable std::vector<double> any_, gi_;
   // The counter's map i -> add(i) for one block's count, as maximal runs with add(i0 + k) = t0 + k: each move's
-  // update is then a contiguous loop per run (vectorized) instead of a scatter through nx (the bound's hot loop).
+  // update is then a contiguous loop per run (vectorized) instead of a scatter through an index per counter value
+  // (the bound's hot loop).
   struct Run {
     size_t i0, len, t0;
   };
