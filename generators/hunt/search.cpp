@@ -184,6 +184,67 @@ std::vector<std::pair<Pattern, std::string>> threshold_seeds(const Scorer& sc, s
                                                                         " blocks apart" : "one element") +
                                     " every " + std::to_string(k) + " blocks");
       }
+  // After the probe, blocks alternating full and empty to the tile's end, right after it or after an empty rest
+  // of the probe's piece (pilot_v6: v6_pieces pieces, else 16 verify-length ones): compact_skip and blend_skip pay a
+  // misprediction on every block where compact pays none, the worst case of a fallback that runs for the rest of
+  // a tile (pilot_v6's one-pass detour and verified blend_skip stopping on that empty piece, then compact_skip).
+  {
+    const uint64_t plen = sc.pilot() == Kernel::pilot_v6 ? T / v6_piece_count(o, T) : c.vlen;
+    for (uint64_t k : branch_counts(c))
+      for (bool gap : {false, true}) {
+        Segs s{exact(P, k)};
+        uint64_t at = P;
+        if (gap && plen > P) s.push_back(reg(2 * plen - P, 0)), at = 2 * plen;
+        for (; at + 32 <= T; at += 32) s.push_back(reg(16, 1)), s.push_back(reg(16, 0));
+        if (at < T) s.push_back(reg(T - at, 0));
+        add(make(T, s), "probe count " + std::to_string(k) + ", " + (gap ? "an empty piece, then " : "then ") +
+                            "blocks alternating full and empty");
+      }
+  }
+  // pilot_v6's one-pass compact (a probe count in [xlo, lo), packed at the probe's end): every piece with m of its
+  // blocks non-empty, m the fewest its floor lets go on (v6_dear_floor for a dear f, v6_floor for a cheap one) or
+  // one more, each holding c selected (one, one below v6_dense_block, or all 16), spread over the piece, at its
+  // start, or at the end of even pieces and the start of odd ones (runs of 2m across every other piece boundary,
+  // where the oracle pays fewer switches): the run compresses every block of every piece, where blend_skip or
+  // compact_skip skips the empty ones (the bound's witnesses for sin35, sin10 and pow10: 2 of 16 blocks, all 16
+  // selected for sin35, one for the others, in runs of 4 across piece boundaries). The probe's piece holds them
+  // past the probe.
+  if (sc.pilot() == Kernel::pilot_v6 && c.hi >= 0 && o.d_max && !v6_compact_scored(o, *o.d_max, c.hi)) {
+    const bool dear = !(*o.d_max < o.v6_band);
+    const uint64_t plen = T / v6_piece_count(o, T), pb = std::max<uint64_t>(1, plen / 16);
+    const uint64_t m0 = std::clamp<uint64_t>(
+        static_cast<uint64_t>(std::ceil((dear ? o.v6_dear_floor : o.v6_floor) * static_cast<double>(pb))), 1, pb);
+    std::set<uint64_t> counts{static_cast<uint64_t>(std::clamp<long long>(c.xlo, 0, static_cast<long long>(P))),
+                              static_cast<uint64_t>(std::clamp<long long>((c.xlo + c.lo) / 2, 0, static_cast<long long>(P))),
+                              static_cast<uint64_t>(std::clamp<long long>(c.lo - 1, 0, static_cast<long long>(P)))};
+    std::set<uint64_t> fills{1, 16};
+    if (o.v6_dense_block > 1 && o.v6_dense_block <= 16) fills.insert(o.v6_dense_block - 1);
+    for (uint64_t k : counts)
+      for (uint64_t m = m0; m <= std::min(m0 + 1, pb); ++m)
+        for (uint64_t fill : fills)
+          for (int layout = 0; layout < 3; ++layout) {  // spread, at the start, across piece boundaries
+            std::vector<bool> full(T / 16, false);
+            for (uint64_t b0 = 0; b0 < T / 16; b0 += pb) {
+              const uint64_t first = std::max(b0, P / 16), span = b0 + pb > first ? b0 + pb - first : 0;
+              const bool at_end = layout == 2 && (b0 / pb) % 2 == 0;
+              for (uint64_t q = 0; q < std::min(m, span); ++q)
+                full[layout == 0 ? first + q * span / m : at_end ? b0 + pb - 1 - q : first + q] = true;
+            }
+            Segs s{reg(P - std::min(k, P), 0), reg(std::min(k, P), 1)};
+            uint64_t empty = 0;
+            for (uint64_t b = P / 16; b < T / 16; ++b) {
+              if (!full[b]) { ++empty; continue; }
+              if (empty) s.push_back(reg(16 * empty, 0)), empty = 0;
+              s.push_back(exact(16, fill));
+            }
+            if (empty) s.push_back(reg(16 * empty, 0));
+            add(make(T, s), "one-pass compact: probe count " + std::to_string(k) + " at its end, then " +
+                                std::to_string(m) + " of every " + std::to_string(pb) + " blocks holding " +
+                                std::to_string(fill) +
+                                (layout == 0 ? " (spread)" : layout == 1 ? " (at the piece's start)"
+                                                                         : " (across every other piece boundary)"));
+          }
+  }
   // A sentinel: only the last (or first) element of the tile.
   add(make(T, {reg(T - 1, 0), reg(1, 1)}), "last-element sentinel");
   add(make(T, {reg(1, 1), reg(T - 1, 0)}), "first-element sentinel");

@@ -205,6 +205,41 @@ TEST(Seeds, reachPilotV6sCompactScoreWithLoneElementsEveryKBlocksForACheapF) {
   }
 }
 
+TEST(Seeds, reachPilotV6sDearBranchesWithPiecesJustAboveTheOnePassCompactsFloorAndAlternatingBlocks) {
+  // pilot_v6 with a dear f (sin35, sin10, pow10 under m5): a probe in [xlo, lo), then 2 of every 16 blocks
+  // non-empty (v6_dear_floor 0.12: the fewest that keep the one-pass compact going) in runs of 4 across every other
+  // piece boundary, reach 2.025, 1.887 and 1.630 of the certified 2.074, 1.954 and 1.838; after any probe, blocks
+  // alternating full and empty reach 2.049 for sin35 and 1.582 for sin10 (compact_skip's worst case, where compact
+  // pays no misprediction). Without either family the hunt's seeds and adversary reached 1.482, 1.273 and 1.570
+  // and its whole search 1.733, 1.630 and 1.614. Laid out at each piece's start the first family reaches only 1.69
+  // for sin10.
+  const CostModel m = CostModel::m5();
+  for (const auto& [f, compact, alternating] :
+       {std::tuple{Fn::sin35, 2.02, 2.04}, {Fn::sin10, 1.88, 1.55}, {Fn::pow10, 1.62, 1.1}}) {
+    Scorer sc(Kernel::pilot_v6, f, m, model_options(m, f));
+    const auto [seeds, best] = seeds_named(sc, "one-pass compact:");
+    EXPECT_EQ(seeds, 54u) << name(f);  // probe counts xlo, (xlo + lo) / 2, lo - 1 x m 2, 3 x fill 1, 7, 16 x 3 layouts
+    EXPECT_GT(best, compact) << name(f);
+    double alt = 0;
+    for (const auto& [p, why] : threshold_seeds(sc))
+      if (why.find("blocks alternating full and empty") != std::string::npos) {
+        Summary s;
+        s.assign(p, kHuntN);
+        alt = std::max(alt, sc.score(s).regret);
+      }
+    EXPECT_GT(alt, alternating) << name(f);
+  }
+  // The one-pass compact family is pilot_v6's, for a probe's table: none for the compact score, sqrt or v4.
+  PilotOptions table = model_options(m, Fn::fma13);
+  table.v6_cs = 0;
+  Scorer cheap_table(Kernel::pilot_v6, Fn::fma13, m, table);
+  EXPECT_GT(seeds_named(cheap_table, "one-pass compact:").first, 0u);
+  for (const auto& [k, f] : {std::pair{Kernel::pilot_v6, Fn::fma13}, {Kernel::pilot_v6, Fn::sqrt}, {Kernel::pilot_v4, Fn::sin35}}) {
+    Scorer other(k, f, m, model_options(m, f));
+    EXPECT_EQ(seeds_named(other, "one-pass compact:").first, 0u) << name(k) << " " << name(f);
+  }
+}
+
 TEST(Seeds, giveThePilotTheProbeCountTheyNameAtTheProbeItDecidesBy) {
   // threshold_seeds, aimed at the options the pilot decides by (Scorer::decides_by): each "probe count k, rest 0" seed,
   // spread or packed, is a tile whose probe the pilot counts as k. pilot_v6 with a dear f (sin35) probes 128
