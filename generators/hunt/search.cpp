@@ -167,6 +167,23 @@ std::vector<std::pair<Pattern, std::string>> threshold_seeds(const Scorer& sc, s
         segs.push_back(reg(0, 1.0 / static_cast<double>(16 * k))), segs.back().rest = true;
         add(make(n, segs), "switch score: a burst, then one element every " + std::to_string(k) + " blocks (shift " +
                                std::to_string(shift) + ")");
+        // The same, the elements' positions restarting at every tile (each tile's score starts at 0).
+        Segs tiled{reg(region, 0)};
+        uint64_t at = region;
+        for (uint64_t q = 0; q < pairs; ++q) tiled.push_back(exact(16, 1)), tiled.push_back(reg(16, 0)), at += 32;
+        uint64_t gap = 0;
+        for (uint64_t b = at / 16; b < n / 16; ++b) {
+          const uint64_t tb = (b * 16 - region) % T / 16;
+          if (tb >= shift && (tb - shift) % k == 0 && b * 16 >= at) {
+            if (gap) tiled.push_back(reg(16 * gap, 0)), gap = 0;
+            tiled.push_back(exact(16, 1));
+          } else {
+            ++gap;
+          }
+        }
+        if (gap) tiled.push_back(reg(16 * gap, 0));
+        add(make(n, tiled), "switch score: a burst, then one element every " + std::to_string(k) +
+                                " blocks from each tile's start (shift " + std::to_string(shift) + ")");
       }
   }
   // pilot_v6's compact score (a cheap f, no probe): lone selected elements, one block or a pair of blocks g apart
