@@ -201,8 +201,8 @@ std::vector<std::pair<Pattern, std::string>> threshold_seeds(const Scorer& sc, s
                                                                         " blocks apart" : "one element") +
                                     " every " + std::to_string(k) + " blocks");
       }
-  // After the probe, blocks alternating full and empty to the tile's end, right after it or after an empty rest
-  // of the probe's piece (pilot_v6: v6_pieces pieces, else 16 verify-length ones): compact_skip and blend_skip pay a
+  // After the probe, blocks alternating full and empty to the tile's end, right after it or after the rest of the
+  // probe's piece and the next piece, empty (pilot_v6: v6_pieces pieces, else verify-length ones): compact_skip and blend_skip pay a
   // misprediction on every block where compact pays none, the worst case of a fallback that runs for the rest of
   // a tile (pilot_v6's one-pass detour and verified blend_skip stopping on that empty piece, then compact_skip).
   {
@@ -218,6 +218,18 @@ std::vector<std::pair<Pattern, std::string>> threshold_seeds(const Scorer& sc, s
                             "blocks alternating full and empty");
       }
   }
+  // After the probe, runs of r selected every g elements (clustered sparse data: a detour's registers around the
+  // runs are empty, a skip's blocks between them too).
+  for (uint64_t k : branch_counts(c))
+    for (uint64_t r : {4u, 16u, 28u, 64u})
+      for (uint64_t g : {256u, 512u, 1024u}) {
+        Segs s{exact(P, k)};
+        uint64_t at = P;
+        for (; at + g <= T; at += g) s.push_back(reg(r, 1)), s.push_back(reg(g - r, 0));
+        if (at < T) s.push_back(reg(T - at, 0));
+        add(make(T, s), "probe count " + std::to_string(k) + ", then runs of " + std::to_string(r) + " every " +
+                            std::to_string(g));
+      }
   // pilot_v6's one-pass compact (a probe count in [xlo, lo), packed at the probe's end): every piece with m of its
   // blocks non-empty, m the fewest its floor lets go on (v6_dear_floor for a dear f, v6_floor for a cheap one) or
   // one more, each holding c selected (one, one below v6_dense_block, or all 16), spread over the piece, at its
