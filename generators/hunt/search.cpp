@@ -172,9 +172,11 @@ std::vector<std::pair<Pattern, std::string>> threshold_seeds(const Scorer& sc, s
         uint64_t at = region;
         for (uint64_t q = 0; q < pairs; ++q) tiled.push_back(exact(16, 1)), tiled.push_back(reg(16, 0)), at += 32;
         uint64_t gap = 0;
-        for (uint64_t b = at / 16; b < n / 16; ++b) {
+        const uint64_t b1 = (at + 15) / 16;  // the first whole block after the burst
+        if (b1 * 16 > at && b1 * 16 <= n) tiled.push_back(reg(b1 * 16 - at, 0));
+        for (uint64_t b = b1; b < n / 16; ++b) {
           const uint64_t tb = (b * 16 - region) % T / 16;
-          if (tb >= shift && (tb - shift) % k == 0 && b * 16 >= at) {
+          if (tb >= shift && (tb - shift) % k == 0) {
             if (gap) tiled.push_back(reg(16 * gap, 0)), gap = 0;
             tiled.push_back(exact(16, 1));
           } else {
@@ -182,6 +184,7 @@ std::vector<std::pair<Pattern, std::string>> threshold_seeds(const Scorer& sc, s
           }
         }
         if (gap) tiled.push_back(reg(16 * gap, 0));
+        if (n % 16 && n / 16 >= b1) tiled.push_back(reg(n % 16, 0));
         add(make(n, tiled), "switch score: a burst, then one element every " + std::to_string(k) +
                                 " blocks from each tile's start (shift " + std::to_string(shift) + ")");
       }
@@ -252,21 +255,25 @@ std::vector<std::pair<Pattern, std::string>> threshold_seeds(const Scorer& sc, s
       for (uint64_t m = m0; m <= std::min(m0 + 1, pb); ++m)
         for (uint64_t fill : fills)
           for (int layout = 0; layout < 3; ++layout) {  // spread, at the start, across piece boundaries
-            std::vector<bool> full(T / 16, false);
-            for (uint64_t b0 = 0; b0 < T / 16; b0 += pb) {
-              const uint64_t first = std::max(b0, P / 16), span = b0 + pb > first ? b0 + pb - first : 0;
+            // Whole blocks [bs, nb) past the probe; a piece's blocks [b0, pe) (the last piece may be short).
+            const uint64_t nb = T / 16, bs = (P + 15) / 16;
+            std::vector<bool> full(nb, false);
+            for (uint64_t b0 = 0; b0 < nb; b0 += pb) {
+              const uint64_t pe = std::min(b0 + pb, nb), first = std::max(b0, bs), span = pe > first ? pe - first : 0;
               const bool at_end = layout == 2 && (b0 / pb) % 2 == 0;
               for (uint64_t q = 0; q < std::min(m, span); ++q)
-                full[layout == 0 ? first + q * span / m : at_end ? b0 + pb - 1 - q : first + q] = true;
+                full[layout == 0 ? first + q * span / m : at_end ? pe - 1 - q : first + q] = true;
             }
             Segs s{reg(P - std::min(k, P), 0), reg(std::min(k, P), 1)};
-            uint64_t empty = 0;
-            for (uint64_t b = P / 16; b < T / 16; ++b) {
+            uint64_t at = std::min(bs * 16, T), empty = 0;
+            if (at > P) s.push_back(reg(at - P, 0));
+            for (uint64_t b = bs; b < nb; ++b, at += 16) {
               if (!full[b]) { ++empty; continue; }
               if (empty) s.push_back(reg(16 * empty, 0)), empty = 0;
               s.push_back(exact(16, fill));
             }
             if (empty) s.push_back(reg(16 * empty, 0));
+            if (at < T) s.push_back(reg(T - at, 0));
             add(make(T, s), "one-pass compact: probe count " + std::to_string(k) + " at its end, then " +
                                 std::to_string(m) + " of every " + std::to_string(pb) + " blocks holding " +
                                 std::to_string(fill) +

@@ -265,6 +265,34 @@ TEST(Seeds, reachPilotV4sBailToDetourWithRunsOf28EveryThousandElements) {
   EXPECT_GT(runs.best, runs.others + 0.3);  // the other seeds: 2.953
 }
 
+TEST(Seeds, coverTheirPeriodForTilesProbesAndPiecesThatAreNotMultiplesOfABlock) {
+  // Options tune and users may give: a tile or probe that is not a multiple of 16, pieces that do not divide the
+  // tile, a calibration region that ends inside a block. Every seed is a pattern the parser accepts whose fixed
+  // segments fill its period exactly when it has no rest (no seed shrinks its period below the tile or the
+  // array), and pilot_v6's families write inside their own block tables (under ASan: no access past them).
+  const CostModel m = CostModel::m5();
+  for (const Fn f : {Fn::sin35, Fn::fma13, Fn::sqrt})
+    for (const size_t tile : {4096u, 4000u, 1040u, 100u})
+      for (const size_t probe : {16u, 50u, 128u})
+        for (const size_t pieces : {1u, 3u, 7u, 16u, 64u}) {
+          PilotOptions o = model_options(m, f);
+          o.tile = tile, o.probe = std::min(probe, tile), o.v6_pieces = pieces, o.v6_cs = 0, o.calib_len = 1000;
+          ASSERT_EQ(o.validate(), "");
+          Scorer sc(Kernel::pilot_v6, f, m, o);
+          for (const auto& [p, why] : threshold_seeds(sc)) {
+            uint64_t sum = 0;
+            bool rest = false;
+            for (const Segment& g : p.segments) rest |= g.rest, sum += g.rest ? 0 : g.length;
+            ASSERT_TRUE(rest ? sum <= p.period : sum == p.period) << name(f) << " tile " << tile << ": " << why;
+            if (why.rfind("one-pass compact:", 0) == 0 || why.find("alternating") != std::string::npos ||
+                why.find(", then runs of ") != std::string::npos)
+              ASSERT_EQ(p.period, sc.decides_by().tile) << name(f) << " tile " << tile << ": " << why;
+            if (why.find("from each tile's start") != std::string::npos)
+              ASSERT_EQ(p.period, kHuntN) << name(f) << " tile " << tile << ": " << why;
+          }
+        }
+}
+
 TEST(Seeds, giveThePilotTheProbeCountTheyNameAtTheProbeItDecidesBy) {
   // threshold_seeds, aimed at the options the pilot decides by (Scorer::decides_by): each "probe count k, rest 0" seed,
   // spread or packed, is a tile whose probe the pilot counts as k. pilot_v6 with a dear f (sin35) probes 128
