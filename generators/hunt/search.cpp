@@ -46,8 +46,8 @@ uint64_t fixed_sum(const Pattern& p) {
   return s;
 }
 
-// Makes p acceptable to the parser: no empty segment, at most one rest, fixed lengths within the period,
-// phase below the period, the seed only with random segments.
+// Makes p acceptable to the parser: no empty segment, at most one rest and only with room for it, fixed lengths
+// within the period, phase below the period, the seed only with random segments.
 void tidy(Pattern& p) {
   std::erase_if(p.segments, [](const Segment& s) { return !s.rest && s.kind != Segment::Kind::bits && s.length == 0; });
   bool rest = false;
@@ -69,6 +69,9 @@ void tidy(Pattern& p) {
     }
     if (sum > p.period) p.period = sum;
   }
+  // A rest with no room left (the fixed segments fill the period) is not a segment the parser reads back: dropped
+  // (sum == period >= 1, so a fixed segment remains).
+  if (rest && sum == p.period) std::erase_if(p.segments, [](const Segment& s) { return s.rest; });
   if (!rest && sum < p.period) p.period = sum;
   if (p.phase >= p.period) p.phase %= p.period;
   if (std::none_of(p.segments.begin(), p.segments.end(),
@@ -167,24 +170,26 @@ std::vector<std::pair<Pattern, std::string>> threshold_seeds(const Scorer& sc, s
         segs.push_back(reg(0, 1.0 / static_cast<double>(16 * k))), segs.back().rest = true;
         add(make(n, segs), "switch score: a burst, then one element every " + std::to_string(k) + " blocks (shift " +
                                std::to_string(shift) + ")");
-        // The same, the elements' positions restarting at every tile (each tile's score starts at 0).
+        // The same, the elements' positions restarting at every tile (each tile's score starts at 0), written out
+        // block by block over at most kHuntN elements past the burst (36 tiles of 4096: a few hundred segments; a
+        // longer array goes on as the seed above, so that --n 2^26 does not build a pattern of 10^5 segments).
         Segs tiled{reg(region, 0)};
         uint64_t at = region;
-        for (uint64_t q = 0; q < pairs; ++q) tiled.push_back(exact(16, 1)), tiled.push_back(reg(16, 0)), at += 32;
-        uint64_t gap = 0;
-        const uint64_t b1 = (at + 15) / 16;  // the first whole block after the burst
-        if (b1 * 16 > at && b1 * 16 <= n) tiled.push_back(reg(b1 * 16 - at, 0));
-        for (uint64_t b = b1; b < n / 16; ++b) {
+        for (uint64_t q = 0; q < pairs && at + 32 <= n; ++q) tiled.push_back(exact(16, 1)), tiled.push_back(reg(16, 0)), at += 32;
+        const uint64_t stop = std::min<uint64_t>(n, at + kHuntN);
+        uint64_t b = (at + 15) / 16, gap = std::min(b * 16, stop) - at;  // from the first whole block after the burst
+        for (; (b + 1) * 16 <= stop; ++b) {
           const uint64_t tb = (b * 16 - region) % T / 16;
           if (tb >= shift && (tb - shift) % k == 0) {
-            if (gap) tiled.push_back(reg(16 * gap, 0)), gap = 0;
+            if (gap) tiled.push_back(reg(gap, 0)), gap = 0;
             tiled.push_back(exact(16, 1));
           } else {
-            ++gap;
+            gap += 16;
           }
         }
-        if (gap) tiled.push_back(reg(16 * gap, 0));
-        if (n % 16 && n / 16 >= b1) tiled.push_back(reg(n % 16, 0));
+        if (gap) tiled.push_back(reg(gap, 0));
+        if (stop < n) tiled.push_back(reg(0, 1.0 / static_cast<double>(16 * k))), tiled.back().rest = true;
+        else if (b * 16 < n) tiled.push_back(reg(n - b * 16, 0));
         add(make(n, tiled), "switch score: a burst, then one element every " + std::to_string(k) +
                                 " blocks from each tile's start (shift " + std::to_string(shift) + ")");
       }
@@ -209,12 +214,14 @@ std::vector<std::pair<Pattern, std::string>> threshold_seeds(const Scorer& sc, s
   // misprediction on every block where compact pays none, the worst case of a fallback that runs for the rest of
   // a tile (pilot_v6's one-pass detour and verified blend_skip stopping on that empty piece, then compact_skip).
   {
-    const uint64_t plen = sc.pilot() == Kernel::pilot_v6 ? T / v6_piece_count(o, T) : c.vlen;
+    const uint64_t plen = sc.pilot() == Kernel::pilot_v6 ? verify_len(T, v6_piece_count(o, T)) : c.vlen;
     for (uint64_t k : branch_counts(c))
       for (bool gap : {false, true}) {
+        if (gap && !(plen > P && 2 * plen + 32 <= T)) continue;  // no piece to leave empty: the seed without it
         Segs s{exact(P, k)};
-        uint64_t at = P;
-        if (gap && plen > P) s.push_back(reg(2 * plen - P, 0)), at = 2 * plen;
+        const uint64_t at0 = gap ? 2 * plen : std::min(T, (P + 15) / 16 * 16);  // block-aligned, as the tile's
+        if (at0 > P) s.push_back(reg(at0 - P, 0));
+        uint64_t at = at0;
         for (; at + 32 <= T; at += 32) s.push_back(reg(16, 1)), s.push_back(reg(16, 0));
         if (at < T) s.push_back(reg(T - at, 0));
         add(make(T, s), "probe count " + std::to_string(k) + ", " + (gap ? "an empty piece, then " : "then ") +
@@ -237,15 +244,18 @@ std::vector<std::pair<Pattern, std::string>> threshold_seeds(const Scorer& sc, s
   // blocks non-empty, m the fewest its floor lets go on (v6_dear_floor for a dear f, v6_floor for a cheap one) or
   // one more, each holding c selected (one, one below v6_dense_block, or all 16), spread over the piece, at its
   // start, or at the end of even pieces and the start of odd ones (runs of 2m across every other piece boundary,
-  // where the oracle pays fewer switches): the run compresses every block of every piece, where blend_skip or
-  // compact_skip skips the empty ones (the bound's witnesses for sin35, sin10 and pow10: 2 of 16 blocks, all 16
-  // selected for sin35, one for the others, in runs of 4 across piece boundaries). The probe's piece holds them
-  // past the probe.
+  // where the oracle pays fewer switches), or so with the last piece but one empty and the last holding one
+  // element: the run compresses every block of every piece, where blend_skip or compact_skip skips the empty ones,
+  // and when it stops, the second packed pass rounds one element up to 16 lanes (the bound's witnesses for sin35,
+  // sin10 and pow10: 2 of 16 blocks, all 16 selected for sin35, one for the others, in runs of 4 across piece
+  // boundaries; pow10's stops before its last piece). The probe's piece holds them past the probe.
   if (sc.pilot() == Kernel::pilot_v6 && c.hi >= 0 && o.d_max && !v6_compact_scored(o, *o.d_max, c.hi)) {
     const bool dear = !(*o.d_max < o.v6_band);
-    const uint64_t plen = T / v6_piece_count(o, T), pb = std::max<uint64_t>(1, plen / 16);
-    const uint64_t m0 = std::clamp<uint64_t>(
-        static_cast<uint64_t>(std::ceil((dear ? o.v6_dear_floor : o.v6_floor) * static_cast<double>(pb))), 1, pb);
+    // The pilot's pieces (VerifyPieces): cnt of pb blocks each, the last to the tile's end.
+    const uint64_t pb = verify_len(T, v6_piece_count(o, T)) / 16, cnt = verify_count(T, v6_piece_count(o, T));
+    const uint64_t m0 = static_cast<uint64_t>(  // clamped as a double: a floor may be negative or above 1
+        std::clamp(std::ceil((dear ? o.v6_dear_floor : o.v6_floor) * static_cast<double>(pb)), 1.0,
+                   static_cast<double>(pb)));
     std::set<uint64_t> counts{static_cast<uint64_t>(std::clamp<long long>(c.xlo, 0, static_cast<long long>(P))),
                               static_cast<uint64_t>(std::clamp<long long>((c.xlo + c.lo) / 2, 0, static_cast<long long>(P))),
                               static_cast<uint64_t>(std::clamp<long long>(c.lo - 1, 0, static_cast<long long>(P)))};
@@ -254,31 +264,40 @@ std::vector<std::pair<Pattern, std::string>> threshold_seeds(const Scorer& sc, s
     for (uint64_t k : counts)
       for (uint64_t m = m0; m <= std::min(m0 + 1, pb); ++m)
         for (uint64_t fill : fills)
-          for (int layout = 0; layout < 3; ++layout) {  // spread, at the start, across piece boundaries
+          for (int layout = 0; layout < 4; ++layout) {  // spread, at the start, across piece boundaries (twice)
             // Whole blocks [bs, nb) past the probe; a piece's blocks [b0, pe) (the last piece may be short).
             const uint64_t nb = T / 16, bs = (P + 15) / 16;
             std::vector<bool> full(nb, false);
-            for (uint64_t b0 = 0; b0 < nb; b0 += pb) {
-              const uint64_t pe = std::min(b0 + pb, nb), first = std::max(b0, bs), span = pe > first ? pe - first : 0;
-              const bool at_end = layout == 2 && (b0 / pb) % 2 == 0;
-              for (uint64_t q = 0; q < std::min(m, span); ++q)
-                full[layout == 0 ? first + q * span / m : at_end ? pe - 1 - q : first + q] = true;
+            for (uint64_t q0 = 0; q0 < cnt; ++q0) {
+              const uint64_t b0 = std::min(q0 * pb, nb), pe = q0 + 1 == cnt ? nb : std::min(b0 + pb, nb);
+              const uint64_t first = std::max(b0, bs), span = pe > first ? pe - first : 0, mm = std::min(m, span);
+              const bool at_end = layout >= 2 && q0 % 2 == 0;
+              for (uint64_t q = 0; q < mm; ++q)
+                full[layout == 0 ? first + q * span / mm : at_end ? pe - 1 - q : first + q] = true;
             }
+            // The fourth: the last piece but one empty (the run stops: a second packed pass) and the last piece
+            // one element (that pass's rounding: 15 lanes of f for one).
+            const uint64_t last = (cnt - 1) * pb;  // the last piece's first block
+            if (layout == 3 && cnt >= 3 && last >= pb + bs && last + 2 <= nb)
+              for (uint64_t b = last - pb; b < nb; ++b) full[b] = b == nb - 2;
             Segs s{reg(P - std::min(k, P), 0), reg(std::min(k, P), 1)};
             uint64_t at = std::min(bs * 16, T), empty = 0;
             if (at > P) s.push_back(reg(at - P, 0));
             for (uint64_t b = bs; b < nb; ++b, at += 16) {
               if (!full[b]) { ++empty; continue; }
               if (empty) s.push_back(reg(16 * empty, 0)), empty = 0;
-              s.push_back(exact(16, fill));
+              s.push_back(exact(16, layout == 3 && b == nb - 2 ? 1 : fill));
             }
             if (empty) s.push_back(reg(16 * empty, 0));
             if (at < T) s.push_back(reg(T - at, 0));
             add(make(T, s), "one-pass compact: probe count " + std::to_string(k) + " at its end, then " +
                                 std::to_string(m) + " of every " + std::to_string(pb) + " blocks holding " +
                                 std::to_string(fill) +
-                                (layout == 0 ? " (spread)" : layout == 1 ? " (at the piece's start)"
-                                                                         : " (across every other piece boundary)"));
+                                (layout == 0   ? " (spread)"
+                                 : layout == 1 ? " (at the piece's start)"
+                                 : layout == 2 ? " (across every other piece boundary)"
+                                               : " (across every other piece boundary; the last piece but one empty, "
+                                                 "the last one element)"));
           }
   }
   // A sentinel: only the last (or first) element of the tile.
