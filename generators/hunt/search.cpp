@@ -175,7 +175,8 @@ std::vector<std::pair<Pattern, std::string>> threshold_seeds(const Scorer& sc, s
         // longer array goes on as the seed above, so that --n 2^26 does not build a pattern of 10^5 segments).
         Segs tiled{reg(region, 0)};
         uint64_t at = region;
-        for (uint64_t q = 0; q < pairs && at + 32 <= n; ++q) tiled.push_back(exact(16, 1)), tiled.push_back(reg(16, 0)), at += 32;
+        for (uint64_t q = 0; q < pairs && at + 32 <= n; ++q)
+          tiled.push_back(exact(16, 1)), tiled.push_back(reg(16, 0)), at += 32;
         const uint64_t stop = std::min<uint64_t>(n, at + kHuntN);
         uint64_t b = (at + 15) / 16, gap = std::min(b * 16, stop) - at;  // from the first whole block after the burst
         for (; (b + 1) * 16 <= stop; ++b) {
@@ -209,10 +210,11 @@ std::vector<std::pair<Pattern, std::string>> threshold_seeds(const Scorer& sc, s
                                                                         " blocks apart" : "one element") +
                                     " every " + std::to_string(k) + " blocks");
       }
-  // After the probe, blocks alternating full and empty to the tile's end, right after it or after the rest of the
-  // probe's piece and the next piece, empty (pilot_v6: v6_pieces pieces, else verify-length ones): compact_skip and blend_skip pay a
-  // misprediction on every block where compact pays none, the worst case of a fallback that runs for the rest of
-  // a tile (pilot_v6's one-pass detour and verified blend_skip stopping on that empty piece, then compact_skip).
+  // After the probe, blocks alternating full and empty to the tile's end, from the first block after it or after
+  // the rest of the probe's piece and the next piece, empty (pilot_v6's pieces, else verify-length ones):
+  // compact_skip and blend_skip pay a misprediction on every block where compact pays none, the worst case of a
+  // fallback that runs for the rest of a tile (pilot_v6's one-pass runs and verified blend_skip stopping on that
+  // empty piece, then compact_skip).
   {
     const uint64_t plen = sc.pilot() == Kernel::pilot_v6 ? verify_len(T, v6_piece_count(o, T)) : c.vlen;
     for (uint64_t k : branch_counts(c))
@@ -256,16 +258,17 @@ std::vector<std::pair<Pattern, std::string>> threshold_seeds(const Scorer& sc, s
     const uint64_t m0 = static_cast<uint64_t>(  // clamped as a double: a floor may be negative or above 1
         std::clamp(std::ceil((dear ? o.v6_dear_floor : o.v6_floor) * static_cast<double>(pb)), 1.0,
                    static_cast<double>(pb)));
-    std::set<uint64_t> counts{static_cast<uint64_t>(std::clamp<long long>(c.xlo, 0, static_cast<long long>(P))),
-                              static_cast<uint64_t>(std::clamp<long long>((c.xlo + c.lo) / 2, 0, static_cast<long long>(P))),
-                              static_cast<uint64_t>(std::clamp<long long>(c.lo - 1, 0, static_cast<long long>(P)))};
+    const auto in_probe = [&](long long v) {
+      return static_cast<uint64_t>(std::clamp<long long>(v, 0, static_cast<long long>(P)));
+    };
+    const std::set<uint64_t> counts{in_probe(c.xlo), in_probe((c.xlo + c.lo) / 2), in_probe(c.lo - 1)};
     std::set<uint64_t> fills{1, 16};
     if (o.v6_dense_block > 1 && o.v6_dense_block <= 16) fills.insert(o.v6_dense_block - 1);
     for (uint64_t k : counts)
       for (uint64_t m = m0; m <= std::min(m0 + 1, pb); ++m)
         for (uint64_t fill : fills)
           for (int layout = 0; layout < 4; ++layout) {  // spread, at the start, across piece boundaries (twice)
-            // Whole blocks [bs, nb) past the probe; a piece's blocks [b0, pe) (the last piece may be short).
+            // Whole blocks [bs, nb) past the probe; a piece's blocks [b0, pe) (the last piece takes the rest).
             const uint64_t nb = T / 16, bs = (P + 15) / 16;
             std::vector<bool> full(nb, false);
             for (uint64_t q0 = 0; q0 < cnt; ++q0) {

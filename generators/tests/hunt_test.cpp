@@ -247,7 +247,8 @@ TEST(Seeds, reachPilotV6sDearBranchesWithPiecesJustAboveTheOnePassCompactsFloorA
   table.v6_cs = 0;
   Scorer cheap_table(Kernel::pilot_v6, Fn::fma13, m, table);
   EXPECT_GT(seeds_named(cheap_table, "one-pass compact:").first, 0u);
-  for (const auto& [k, f] : {std::pair{Kernel::pilot_v6, Fn::fma13}, {Kernel::pilot_v6, Fn::sqrt}, {Kernel::pilot_v4, Fn::sin35}}) {
+  for (const auto& [k, f] :
+       {std::pair{Kernel::pilot_v6, Fn::fma13}, {Kernel::pilot_v6, Fn::sqrt}, {Kernel::pilot_v4, Fn::sin35}}) {
     Scorer other(k, f, m, model_options(m, f));
     EXPECT_EQ(seeds_named(other, "one-pass compact:").first, 0u) << name(k) << " " << name(f);
   }
