@@ -295,9 +295,12 @@ TEST(Seeds, coverTheirPeriodForTilesProbesAndPiecesThatAreNotMultiplesOfABlock) 
                 ASSERT_TRUE(back) << at << why << ": " << back.error().message();
                 ASSERT_EQ(back.pattern(), p) << at << why;
                 if (why.rfind("one-pass compact:", 0) == 0 || why.find("alternating") != std::string::npos ||
-                    why.find(", then runs of ") != std::string::npos)
+                    why.find(", then runs of ") != std::string::npos) {
                   ASSERT_EQ(p.period, sc.decides_by().tile) << at << why;
-                if (why.find("from each tile's start") != std::string::npos) ASSERT_EQ(p.period, n) << at << why;
+                }
+                if (why.find("from each tile's start") != std::string::npos) {
+                  ASSERT_EQ(p.period, n) << at << why;
+                }
               }
             }
 }
