@@ -33,6 +33,12 @@ Segment exact(uint64_t len, uint64_t c) {
   return reg(len, c >= len ? 1.0 : (static_cast<double>(c) + 0.5) / static_cast<double>(len));
 }
 
+// From `at` to `end`: runs of r selected every g elements (r <= g), then the rest empty.
+void push_runs(Segs& s, uint64_t at, uint64_t end, uint64_t r, uint64_t g) {
+  for (; at + g <= end; at += g) s.push_back(reg(r, 1)), s.push_back(reg(g - r, 0));
+  if (at < end) s.push_back(reg(end - at, 0));
+}
+
 Pattern make(uint64_t period, Segs segs, uint64_t phase = 0) {
   Pattern p;
   p.period = period, p.phase = phase, p.segments = std::move(segs), p.length = kHuntN;
@@ -223,9 +229,7 @@ std::vector<std::pair<Pattern, std::string>> threshold_seeds(const Scorer& sc, s
         Segs s{exact(P, k)};
         const uint64_t at0 = gap ? 2 * plen : std::min(T, (P + 15) / 16 * 16);  // block-aligned, as the tile's
         if (at0 > P) s.push_back(reg(at0 - P, 0));
-        uint64_t at = at0;
-        for (; at + 32 <= T; at += 32) s.push_back(reg(16, 1)), s.push_back(reg(16, 0));
-        if (at < T) s.push_back(reg(T - at, 0));
+        push_runs(s, at0, T, 16, 32);
         add(make(T, s), "probe count " + std::to_string(k) + ", " + (gap ? "an empty piece, then " : "then ") +
                             "blocks alternating full and empty");
       }
@@ -236,9 +240,7 @@ std::vector<std::pair<Pattern, std::string>> threshold_seeds(const Scorer& sc, s
     for (uint64_t r : {4u, 16u, 28u, 64u})
       for (uint64_t g : {256u, 512u, 1024u}) {
         Segs s{exact(P, k)};
-        uint64_t at = P;
-        for (; at + g <= T; at += g) s.push_back(reg(r, 1)), s.push_back(reg(g - r, 0));
-        if (at < T) s.push_back(reg(T - at, 0));
+        push_runs(s, P, T, r, g);
         add(make(T, s), "probe count " + std::to_string(k) + ", then runs of " + std::to_string(r) + " every " +
                             std::to_string(g));
       }
@@ -255,6 +257,8 @@ std::vector<std::pair<Pattern, std::string>> threshold_seeds(const Scorer& sc, s
     const bool dear = !(*o.d_max < o.v6_band);
     // The pilot's pieces (VerifyPieces): cnt of pb blocks each, the last to the tile's end.
     const uint64_t pb = verify_len(T, v6_piece_count(o, T)) / 16, cnt = verify_count(T, v6_piece_count(o, T));
+    // Whole blocks [bs, nb) past the probe; a piece's blocks [b0, pe), the last piece's from `last` to nb.
+    const uint64_t nb = T / 16, bs = (P + 15) / 16, last = (cnt - 1) * pb;
     const uint64_t m0 = static_cast<uint64_t>(  // clamped as a double: a floor may be negative or above 1
         std::clamp(std::ceil((dear ? o.v6_dear_floor : o.v6_floor) * static_cast<double>(pb)), 1.0,
                    static_cast<double>(pb)));
@@ -268,8 +272,6 @@ std::vector<std::pair<Pattern, std::string>> threshold_seeds(const Scorer& sc, s
       for (uint64_t m = m0; m <= std::min(m0 + 1, pb); ++m)
         for (uint64_t fill : fills)
           for (int layout = 0; layout < 4; ++layout) {  // spread, at the start, across piece boundaries (twice)
-            // Whole blocks [bs, nb) past the probe; a piece's blocks [b0, pe) (the last piece takes the rest).
-            const uint64_t nb = T / 16, bs = (P + 15) / 16;
             std::vector<bool> full(nb, false);
             for (uint64_t q0 = 0; q0 < cnt; ++q0) {
               const uint64_t b0 = std::min(q0 * pb, nb), pe = q0 + 1 == cnt ? nb : std::min(b0 + pb, nb);
@@ -280,7 +282,6 @@ std::vector<std::pair<Pattern, std::string>> threshold_seeds(const Scorer& sc, s
             }
             // The fourth: the last piece but one empty (the run stops: a second packed pass) and the last piece
             // one element (that pass's rounding: 15 lanes of f for one).
-            const uint64_t last = (cnt - 1) * pb;  // the last piece's first block
             if (layout == 3 && cnt >= 3 && last >= pb + bs && last + 2 <= nb)
               for (uint64_t b = last - pb; b < nb; ++b) full[b] = b == nb - 2;
             Segs s{reg(P - std::min(k, P), 0), reg(std::min(k, P), 1)};
