@@ -228,8 +228,8 @@ TEST(Seeds, reachPilotV6sDearBranchesWithPiecesJustAboveTheOnePassCompactsFloorA
   // 1.838 (sin10 and pow10 1.887 and 1.630 without that tail); after any probe, blocks
   // alternating full and empty reach 2.049 for sin35 and 1.582 for sin10 (compact_skip's worst case, where compact
   // pays no misprediction). Without either family the hunt's seeds and adversary reached 1.482, 1.273 and 1.570
-  // and its whole search 1.733, 1.630 and 1.614. Laid out at each piece's start the first family reaches only 1.69
-  // for sin10.
+  // and its whole search 1.733, 1.630 and 1.614. Laid out at each piece's start the first family reaches only
+  // 1.928, 1.721 and 1.676.
   const CostModel m = CostModel::m5();
   for (const auto& [f, compact, alternating] :
        {std::tuple{Fn::sin35, 2.02, 2.04}, {Fn::sin10, 1.90, 1.55}, {Fn::pow10, 1.80, 1.1}}) {
