@@ -316,6 +316,246 @@ struct Game {
   }
 };
 
+// The floor's second game, in hindsight (docs/bound.md, "The second game: the oracle in hindsight"). Game above lets
+// the input commit the oracle's schedule block by block, where the pilot sees it, and answers every read with an
+// empty block. This game takes both gifts back for a smaller oracle menu:
+// - The oracle runs blend and blend_skip only (a schedule of the regret oracle's menu, so what it is charged is at
+//   least the regret's oracle) and is charged in hindsight: the least cost of every such schedule of the blocks so
+//   far, ending in each of its states. Those states are a blend run or none, a blend_skip run after a non-empty
+//   block, and one after an empty block. A new run of either starts from any state at no charge, so the first two
+//   cost the same, the least (m), and the three costs are (m, m, m + e) with e in [0, sw]: at e = sw (blend_skip's
+//   misprediction) the state after an empty block is no better than a new blend_skip run, and a larger e is cut to
+//   it. e takes few values (an empty block lowers it by blend's cost less a skipped block's, down to 0; a non-empty
+//   block sets it to sw), so (the pilot's state, e) is the game's state and the pilot sees it.
+// - A read is answered with any content; the pilot then chooses its move knowing it.
+// The pilot's charges are Game's but for the packed pass, charged a / 16 of a group per block (no more than the
+// model's ceil(P / 16) groups per run), so no residue is carried; blend_verified is on its menu (the counted blend).
+// V(lambda) > 0 proves the same as Game's: every pilot has a selection with regret above lambda.
+struct HindsightGame {
+  static constexpr size_t kBV = 6;  // blend_verified: the menu's seventh strategy (kMenu's six first)
+  // Pilot states: no run state (after blend: SN; after blend_verified: SNV, which matters only between decision
+  // points); blend_skip by its last block's emptiness; detour by whether its run has selected anything; detour_skip
+  // by both; compact; compact_skip by its last block's emptiness.
+  static constexpr size_t SN = 0, SNV = 1, SBS = 2, SD = 4, SDS = 6, SC = 10, SCS = 11, kStates = 13;
+  static size_t state(size_t k, bool some, bool le) {
+    switch (k) {
+      case 0: return SN;
+      case kBV: return SNV;
+      case 1: return SBS + le;
+      case 2: return SD + some;
+      case 3: return SDS + 2 * some + le;
+      case 4: return SC;
+      default: return SCS + le;
+    }
+  }
+  static size_t menu_of(size_t p) {
+    return p == SN ? 0 : p == SNV ? kBV : p < SD ? 1 : p < SDS ? 2 : p < SC ? 3 : p == SC ? 4 : 5;
+  }
+  static bool some_of(size_t p) { return p == SD + 1 || (p >= SDS + 2 && p < SC); }
+  static bool le_of(size_t p) {
+    return p == SBS + 1 || ((p == SDS + 1 || p == SDS + 3)) || p == SCS + 1;
+  }
+
+  Fn f;
+  const CostModel& m;
+  size_t blocks = 0, tile_blocks = 0, probe_blocks = 0;
+  FloorFamily fam;
+  std::array<StrategyTerms, 7> t{};
+  std::vector<Content> contents;
+  std::vector<double> es;                     // the oracle's e values, es[0] = sw (a new oracle)
+  std::array<std::vector<double>, 2> dm;      // [empty][e index]: the oracle's m grows by this
+  std::array<std::vector<size_t>, 2> e2;      // ... and e becomes es[e2]
+
+  HindsightGame(Fn fn, const CostModel& model, const PilotOptions& o, size_t n, const FloorFamily& family)
+      : f(fn), m(model), fam(family) {
+    const size_t region = o.calib_blocks * o.calib_len;
+    blocks = (n - region) / 16, tile_blocks = o.tile / 16, probe_blocks = (o.probe + 15) / 16;
+    for (size_t k = 0; k < 6; ++k) t[k] = terms(m, f, kMenu[k]);
+    t[kBV] = terms(m, f, Strategy::blend_verified);
+    for (unsigned a = 0; a <= 16; ++a) {
+      const unsigned lo = (a + 3) / 4, hi = std::min(4u, a);
+      contents.push_back({a, lo});
+      if (hi != lo) contents.push_back({a, hi});
+    }
+    // The oracle's vector (m, m + e): its values of e from a new oracle (e = sw), closed under both blocks.
+    const StrategyTerms &bl = t[0], &bs = t[1];
+    const double cap = bs.sw;
+    const auto find = [&](double e) {
+      for (size_t i = 0; i < es.size(); ++i)
+        if (std::abs(es[i] - e) <= 1e-9) return i;
+      if (es.size() >= 4096) throw std::logic_error("floor: the hindsight game's oracle took too many states");
+      es.push_back(e);
+      return es.size() - 1;
+    };
+    find(cap);
+    for (size_t i = 0; i < es.size(); ++i) {
+      const double e = es[i];
+      // An empty block: blend, or blend_skip after an empty block (e + its skip) or a new one (its misprediction).
+      const double skip = bs.empty + std::min(e, cap), least = std::min(bl.empty, skip);
+      dm[1].push_back(least);
+      const size_t ie = find(std::min(skip - least, cap));
+      e2[1].push_back(ie);
+      // A non-empty block: blend, or blend_skip from a new run or after a non-empty block; no state after an empty one.
+      dm[0].push_back(std::min(bl.full, bs.full));
+      e2[0].push_back(0);
+    }
+  }
+
+  bool decides(size_t b) const { return b % tile_blocks % fam.every == 0; }
+  bool may_peek(size_t b) const { return !fam.probe_reads || b % tile_blocks < probe_blocks; }
+
+  // The pilot's charge for content c under strategy k (continuing its run from state p or starting one), and its
+  // next state.
+  double pilot_cost(size_t k, bool cont, bool peek, size_t p, const Content& c, size_t& next) const {
+    const StrategyTerms& w = t[k];
+    const bool e = c.a == 0;
+    double v = (e ? w.empty : w.full) + c.ne * w.nonempty_reg + w.group * c.a / 16.0;
+    const bool compare = cont && le_of(p);  // a run's first block is compared with "non-empty"
+    if (w.sw != 0 && e != compare) v += w.sw;
+    const bool some = (cont && some_of(p)) || c.a > 0;
+    if (w.expand_any != 0 && some) v += 4 * w.expand_any;
+    if (peek) v += 4 * m.Q;
+    next = state(k, some, e);
+    return v;
+  }
+  // The moves allowed at block b from state p: (strategy, continue) pairs.
+  template <class F>
+  void moves(size_t b, size_t p, F&& fn) const {
+    const size_t k = menu_of(p);
+    if (!decides(b)) {
+      fn(k, k != 0 && k != kBV);
+      return;
+    }
+    for (size_t j = 0; j < 7; ++j) fn(j, false);
+    if (k != 0 && k != kBV) fn(k, true);
+  }
+  // What the input gains at most after the pilot's move (k, cont) from (p, ei), unread, at lambda over next (values
+  // at b + 1); worst: the content that gains it.
+  double answer(size_t k, bool cont, size_t p, size_t ei, double lambda, const std::vector<double>& next,
+                const Content** worst = nullptr) const {
+    double best = -kInf;
+    for (const Content& c : contents) {
+      size_t p2 = 0;
+      const bool e = c.a == 0;
+      const double v = pilot_cost(k, cont, false, p, c, p2) - lambda * dm[e][ei] + next[p2 * es.size() + e2[e][ei]];
+      if (v > best) {
+        best = v;
+        if (worst) *worst = &c;
+      }
+    }
+    return best;
+  }
+  // After a read of content c: the pilot's least move, its value (and the move).
+  double after_read(size_t b, size_t p, size_t ei, const Content& c, double lambda, const std::vector<double>& next,
+                    size_t* k_out = nullptr, bool* cont_out = nullptr) const {
+    double least = kInf;
+    const bool e = c.a == 0;
+    moves(b, p, [&](size_t k, bool cont) {
+      size_t p2 = 0;
+      const double v = pilot_cost(k, cont, true, p, c, p2) - lambda * dm[e][ei] + next[p2 * es.size() + e2[e][ei]];
+      if (v < least) {
+        least = v;
+        if (k_out) *k_out = k, *cont_out = cont;
+      }
+    });
+    return least;
+  }
+  double value_at(size_t b, size_t p, size_t ei, double lambda, const std::vector<double>& next) const {
+    double least = kInf;
+    moves(b, p, [&](size_t k, bool cont) { least = std::min(least, answer(k, cont, p, ei, lambda, next)); });
+    if (may_peek(b)) {
+      double read = -kInf;
+      for (const Content& c : contents) read = std::max(read, after_read(b, p, ei, c, lambda, next));
+      least = std::min(least, read);
+    }
+    return least;
+  }
+  double value(double lambda, std::vector<std::vector<double>>* all = nullptr) const {
+    const size_t ne = es.size();
+    std::vector<double> next(kStates * ne, 0.0), cur(kStates * ne);
+    if (all) all->assign(blocks + 1, {}), (*all)[blocks] = next;
+    for (size_t b = blocks; b-- > 0;) {
+      for (size_t p = 0; p < kStates; ++p)
+        for (size_t ei = 0; ei < ne; ++ei) cur[p * ne + ei] = value_at(b, p, ei, lambda, next);
+      next.swap(cur);
+      if (all) (*all)[b] = next;
+    }
+    return next[SN * ne + 0];
+  }
+};
+
+// One play of the hindsight game at lambda over the values all, as floor_play describes it.
+FloorPlay play_hindsight(const HindsightGame& g, const PilotOptions& o, size_t n, double lambda,
+                     const std::vector<std::vector<double>>& all, const std::optional<FloorAction>& fixed_action) {
+  const auto menu_index = [](Strategy s) {
+    if (s == Strategy::blend_verified) return HindsightGame::kBV;
+    size_t k = 0;
+    while (k < kMenu.size() && kMenu[k] != s) ++k;
+    if (k == kMenu.size()) throw std::invalid_argument("floor_play: a strategy off the hindsight game's menu");
+    return k;
+  };
+  const size_t region = o.calib_blocks * o.calib_len, ne = g.es.size();
+  FloorPlay play;
+  play.sel.assign(n, 0);
+  size_t p = HindsightGame::SN, ei = 0;
+  for (size_t b = 0; b < g.blocks; ++b) {
+    const std::vector<double>& next = all[b + 1];
+    size_t k = 0;
+    bool cont = false, peek = false;
+    const Content* c = nullptr;
+    if (fixed_action) {
+      k = menu_index(fixed_action->s), peek = fixed_action->peek && g.may_peek(b);
+      const bool blendish = k == 0 || k == HindsightGame::kBV;
+      cont = (!fixed_action->new_run || !g.decides(b)) && b % g.tile_blocks != 0 && !blendish &&
+             HindsightGame::menu_of(p) == k;
+      if (!g.decides(b)) k = HindsightGame::menu_of(p), cont = k != 0 && k != HindsightGame::kBV;
+      if (peek) {  // the move is fixed before the read: the input answers as to a seen block
+        double best = -kInf;
+        for (const Content& y : g.contents) {
+          size_t p2 = 0;
+          const bool e = y.a == 0;
+          const double v = g.pilot_cost(k, cont, true, p, y, p2) - lambda * g.dm[e][ei] + next[p2 * ne + g.e2[e][ei]];
+          if (v > best) best = v, c = &y;
+        }
+      } else {
+        g.answer(k, cont, p, ei, lambda, next, &c);
+      }
+    } else {  // the game's minimizer (the first least move, reading last)
+      double least = kInf;
+      g.moves(b, p, [&](size_t j, bool cj) {
+        const double v = g.answer(j, cj, p, ei, lambda, next);
+        if (v < least) least = v, k = j, cont = cj;
+      });
+      if (g.may_peek(b)) {
+        double read = -kInf;
+        const Content* worst = nullptr;
+        for (const Content& y : g.contents)
+          if (const double v = g.after_read(b, p, ei, y, lambda, next); v > read) read = v, worst = &y;
+        if (read < least) peek = true, c = worst, g.after_read(b, p, ei, *worst, lambda, next, &k, &cont);
+      }
+      if (!peek) g.answer(k, cont, p, ei, lambda, next, &c);
+    }
+    const size_t at = region + 16 * b;
+    uint8_t* blk = play.sel.data() + at;
+    unsigned left = c->a;
+    for (unsigned r = 0; r < c->ne; ++r) blk[4 * r] = 1, --left;
+    for (unsigned r = 0; r < c->ne && left; ++r)
+      for (unsigned i = 1; i < 4 && left; ++i) blk[4 * r + i] = 1, --left;
+    size_t p2 = 0;
+    const bool e = c->a == 0;
+    play.pilot_charged += g.pilot_cost(k, cont, peek, p, *c, p2);
+    play.oracle_charged += g.dm[e][ei];
+    if (peek) ++play.peeked;
+    const Strategy s = k == HindsightGame::kBV ? Strategy::blend_verified : kMenu[k];
+    if (cont && !play.runs.empty())
+      play.runs.back().end = at + 16;
+    else
+      play.runs.push_back(Run{at, at + 16, s});
+    p = p2, ei = g.e2[e][ei];
+  }
+  return play;
+}
+
 }  // namespace
 
 FloorFamily floor_family(Kernel pilot, const PilotOptions& o) {
@@ -359,26 +599,30 @@ double floor_value(Fn f, const CostModel& m, const PilotOptions& o, size_t n, do
   return Game(f, m, o, n, fam).value(lambda);
 }
 
-FloorResult pilot_floor(Fn f, const CostModel& m, const PilotOptions& o, size_t n, const FloorFamily& fam) {
+double floor_hindsight_value(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
+                             const FloorFamily& fam) {
   if (const std::string why = floor_unsupported(o, n, fam); !why.empty()) throw std::invalid_argument(why);
-  const double t0 = cpu_seconds();
-  const Game g(f, m, o, n, fam);
-  FloorResult r;
-  r.blocks = g.blocks;
-  // V is decreasing in lambda (the oracle's costs are positive). Certified where V exceeds the rounding of its
-  // sums (a relative margin far above double's error over blocks x a few additions).
-  const double margin = 1e-9 * static_cast<double>(g.blocks) * (1 + 4 * m.t_bsl(f));
+  return HindsightGame(f, m, o, n, fam).value(lambda);
+}
+
+namespace {
+
+// The largest lambda on the 1e-4 grid where value(lambda) exceeds margin (0 when 1 does not), the next grid point
+// (where it does not), and the programs run. value is decreasing in lambda (the oracle's costs are positive).
+struct Root {
+  double lo = 0, hi = 1;
+  int programs = 0;
+};
+template <class V>
+Root certified_root(V&& value_of, double margin) {
+  Root r;
   const auto value = [&](long long k) {
     ++r.programs;
-    return g.value(static_cast<double>(k) * 1e-4) - margin;
+    return value_of(static_cast<double>(k) * 1e-4) - margin;
   };
   long long lo = 10000, hi = 20000;  // lo wins (V > margin) or is 1; hi does not
   double vlo = value(lo);
-  if (!(vlo > 0)) {
-    r.floor = 0, r.above = 1;
-    r.seconds = cpu_seconds() - t0;
-    return r;
-  }
+  if (!(vlo > 0)) return r;
   double vhi = value(hi);
   while (vhi > 0) lo = hi, vlo = vhi, hi *= 2, vhi = value(hi);
   // The Illinois variant of regula falsi on the grid (V is piecewise linear with steep and shallow pieces: plain
@@ -399,7 +643,27 @@ FloorResult pilot_floor(Fn f, const CostModel& m, const PilotOptions& o, size_t 
       side = -1;
     }
   }
-  r.floor = static_cast<double>(lo) * 1e-4, r.above = static_cast<double>(hi) * 1e-4;
+  r.lo = static_cast<double>(lo) * 1e-4, r.hi = static_cast<double>(hi) * 1e-4;
+  return r;
+}
+
+}  // namespace
+
+FloorResult pilot_floor(Fn f, const CostModel& m, const PilotOptions& o, size_t n, const FloorFamily& fam) {
+  if (const std::string why = floor_unsupported(o, n, fam); !why.empty()) throw std::invalid_argument(why);
+  const double t0 = cpu_seconds();
+  const Game g(f, m, o, n, fam);
+  const HindsightGame h(f, m, o, n, fam);
+  FloorResult r;
+  r.blocks = g.blocks;
+  // Certified where V exceeds the rounding of its sums (a relative margin far above double's error over blocks x a
+  // few additions).
+  const double margin = 1e-9 * static_cast<double>(g.blocks) * (1 + 4 * m.t_bsl(f));
+  const Root menu = certified_root([&](double lambda) { return g.value(lambda); }, margin);
+  const Root hind = certified_root([&](double lambda) { return h.value(lambda); }, margin);
+  r.menu = menu.lo, r.hindsight = hind.lo, r.programs = menu.programs + hind.programs;
+  const Root& best = hind.lo > menu.lo ? hind : menu;
+  r.floor = best.lo, r.above = best.hi, r.game = &best == &hind ? "hindsight" : "menu";
   r.seconds = cpu_seconds() - t0;
   return r;
 }
@@ -537,8 +801,8 @@ FloorPlay play_game(const Game& g, const PilotOptions& o, size_t n, double lambd
 FloorPlay floor_play(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
                      const std::optional<FloorAction>& fixed_action, const FloorFamily& fam) {
   if (const std::string why = floor_unsupported(o, n, fam); !why.empty()) throw std::invalid_argument(why);
-  const Game g(f, m, o, n, fam);
   std::vector<std::vector<double>> all;
+  const Game g(f, m, o, n, fam);
   g.value(lambda, &all);
   return play_game(g, o, n, lambda, all, fixed_action);
 }
@@ -552,6 +816,15 @@ std::vector<FloorPlay> floor_plays(Fn f, const CostModel& m, const PilotOptions&
   std::vector<FloorPlay> plays;
   for (const FloorAction& x : fixed_actions) plays.push_back(play_game(g, o, n, lambda, all, x));
   return plays;
+}
+
+FloorPlay floor_hindsight_play(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
+                               const std::optional<FloorAction>& fixed_action, const FloorFamily& fam) {
+  if (const std::string why = floor_unsupported(o, n, fam); !why.empty()) throw std::invalid_argument(why);
+  const HindsightGame g(f, m, o, n, fam);
+  std::vector<std::vector<double>> all;
+  g.value(lambda, &all);
+  return play_hindsight(g, o, n, lambda, all, fixed_action);
 }
 
 }  // namespace maskapply::gen::hunt

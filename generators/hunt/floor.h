@@ -38,6 +38,9 @@ namespace maskapply::gen::hunt {
 struct FloorResult {
   double floor = 0;       // certified: every pilot has a selection of n elements with Scorer regret > floor
   double above = 0;       // the grid's next lambda, where the game's value is <= 0 (the floor is within 1e-4 of it)
+  double menu = 0;        // each game's floor: the menu game's (the oracle's whole menu, committed block by block)
+  double hindsight = 0;   // ... and the hindsight game's (blend and blend_skip, in hindsight; reads answered)
+  const char* game = "menu";  // the game whose floor is the larger (floor = max(menu, hindsight))
   size_t blocks = 0;      // decided blocks of n the game ran over
   int programs = 0;       // dynamic programs run
   double seconds = 0;     // CPU of this thread
@@ -67,9 +70,11 @@ std::string floor_unsupported(const PilotOptions& o, size_t n, const FloorFamily
 // Throws std::invalid_argument when floor_unsupported says why.
 FloorResult pilot_floor(Fn f, const CostModel& m, const PilotOptions& o, size_t n, const FloorFamily& fam = {});
 
-// For tests: the game's value V(lambda) over the decided blocks.
+// For tests: the menu game's value V(lambda) over the decided blocks; the hindsight game's.
 double floor_value(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
                    const FloorFamily& fam = {});
+double floor_hindsight_value(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
+                             const FloorFamily& fam = {});
 
 // For tests: the least the game charges the oracle on sel (n elements; over every sequence of its oracle moves).
 // The game charges each oracle schedule its model cost, so this is the regret's oracle cost of sel's decided blocks.
@@ -98,6 +103,11 @@ struct FloorPlay {
 };
 FloorPlay floor_play(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
                      const std::optional<FloorAction>& fixed_action = std::nullopt, const FloorFamily& fam = {});
+// The same in the hindsight game (its fixed actions may also be Strategy::blend_verified). The oracle charged is its
+// least blend and blend_skip schedule, in hindsight.
+FloorPlay floor_hindsight_play(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
+                               const std::optional<FloorAction>& fixed_action = std::nullopt,
+                               const FloorFamily& fam = {});
 // The same for several fixed actions, over one program (the values of every block are kept: for small n).
 std::vector<FloorPlay> floor_plays(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
                                    const std::vector<FloorAction>& fixed_actions);

@@ -21,6 +21,7 @@
 
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <random>
 
 #include "bound.h"
@@ -257,6 +258,159 @@ TEST(PilotFloor, TheGamesValueNeverExceedsTheExactMinMaxOnTwoBlocks) {
     }
 }
 
+// The hindsight game (floor.cpp's HindsightGame) against its own rules played out on two blocks: every pilot policy
+// (a move per block after seeing the blocks before it, or a read of the block and then a move), every content of
+// each block, each leaf charged by this test's own copy of the game's charges (the model's terms; the packed pass a
+// / 16 of a group per block; a detour's expand from its first selected block; a read the probe's cost) less lambda
+// times the least schedule of blend and blend_skip runs over the two blocks (the model's strategy_cost of each run,
+// every schedule enumerated). The game's value equals it: an oracle vector or cap off by a step, a read answered
+// after the pilot's move or only with empty blocks, or a charge off the rules, fails.
+struct HindsightExact {
+  const CostModel& m;
+  Fn f;
+  PilotOptions o;
+  double lambda;
+  FloorFamily fam;
+  static constexpr size_t H = 2;
+  static constexpr std::array<Strategy, 7> kMoves{Strategy::blend,   Strategy::blend_skip, Strategy::detour,
+                                                  Strategy::detour_skip, Strategy::compact, Strategy::compact_skip,
+                                                  Strategy::blend_verified};
+  struct Step {
+    size_t k;
+    bool cont, peek;
+    unsigned a, ne;
+  };
+  std::vector<Step> hist;
+
+  static bool blendish(size_t k) { return k == 0 || k == 6; }
+  double oracle(const std::vector<uint8_t>& sel) const {
+    const auto cost = [&](Strategy s, size_t b0, size_t b1) {
+      return strategy_cost(m, f, s, std::span(sel).subspan(16 * b0, 16 * (b1 - b0)));
+    };
+    const double bl0 = cost(Strategy::blend, 0, 1), bl1 = cost(Strategy::blend, 1, 2);
+    const double sk0 = cost(Strategy::blend_skip, 0, 1), sk1 = cost(Strategy::blend_skip, 1, 2);
+    return std::min({bl0 + bl1, bl0 + sk1, sk0 + bl1, sk0 + sk1, cost(Strategy::blend_skip, 0, 2)});
+  }
+  double leaf() const {
+    std::vector<uint8_t> sel(16 * H, 0);
+    double p = 0;
+    bool last_empty = false, some = false;
+    for (size_t b = 0; b < H; ++b) {
+      const Step& st = hist[b];
+      unsigned left = st.a;
+      for (unsigned r = 0; r < st.ne; ++r) sel[16 * b + 4 * r] = 1, --left;
+      for (unsigned r = 0; r < st.ne && left; ++r)
+        for (unsigned i = 1; i < 4 && left; ++i) sel[16 * b + 4 * r + i] = 1, --left;
+      const StrategyTerms w = terms(m, f, kMoves[st.k]);
+      const bool e = st.a == 0;
+      p += (e ? w.empty : w.full) + st.ne * w.nonempty_reg + w.group * st.a / 16.0;
+      if (w.sw != 0 && e != (st.cont && last_empty)) p += w.sw;
+      some = (st.cont && some) || st.a > 0;
+      if (w.expand_any != 0 && some) p += 4 * w.expand_any;
+      if (st.peek) p += probe_cost(m, 16);
+      last_empty = e;
+    }
+    return p - lambda * oracle(sel);
+  }
+  template <class F>
+  void moves(F&& fn) const {
+    if (hist.size() % fam.every != 0) {  // between decision points: go on (a blend run: blend again)
+      fn(hist.back().k, !blendish(hist.back().k));
+      return;
+    }
+    for (size_t k = 0; k < kMoves.size(); ++k) fn(k, false);
+    if (!hist.empty() && !blendish(hist.back().k)) fn(hist.back().k, true);
+  }
+  template <class F>
+  void contents(F&& fn) const {
+    for (unsigned a = 0; a <= 16; ++a)
+      for (unsigned ne = (a + 3) / 4; ne <= std::min(4u, a); ++ne) fn(a, ne);
+  }
+  double rec() {
+    if (hist.size() == H) return leaf();
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    double least = inf;
+    moves([&](size_t k, bool cont) {
+      double worst = -inf;
+      contents([&](unsigned a, unsigned ne) {
+        hist.push_back({k, cont, false, a, ne});
+        worst = std::max(worst, rec());
+        hist.pop_back();
+      });
+      least = std::min(least, worst);
+    });
+    if (!fam.probe_reads || hist.size() % (o.tile / 16) < o.probe / 16) {
+      double read = -inf;
+      contents([&](unsigned a, unsigned ne) {
+        double best = inf;
+        moves([&](size_t k, bool cont) {
+          hist.push_back({k, cont, true, a, ne});
+          best = std::min(best, rec());
+          hist.pop_back();
+        });
+        read = std::max(read, best);
+      });
+      least = std::min(least, read);
+    }
+    return least;
+  }
+};
+
+TEST(PilotFloor, TheHindsightGamesValueIsItsRulesPlayedOutOnTwoBlocks) {
+  const CostModel m = CostModel::m5();
+  for (const Fn f : {Fn::sqrt, Fn::frfrexp, Fn::sin35, Fn::sin10, Fn::pow10, Fn::fma13}) {
+    if (under_emulation() && f != Fn::sqrt) continue;  // under qemu one f
+    for (const FloorFamily fam : {FloorFamily{1, false}, FloorFamily{2, true}})
+      for (const double lambda : {1.0, 1.6, 2.2}) {
+        PilotOptions o;
+        o.tile = 32, o.probe = 16, o.calib_blocks = 0;
+        HindsightExact ex{m, f, o, lambda, fam, {}};
+        const double exact = ex.rec(), game = floor_hindsight_value(f, m, o, 32, lambda, fam);
+        EXPECT_NEAR(game, exact, 1e-9) << name(f) << " lambda " << lambda << " every " << fam.every
+                                       << (fam.probe_reads ? " probe reads" : "");
+      }
+  }
+}
+
+// The hindsight game's certificate, played out: against its answers, pilots that play one fixed action (each
+// strategy of its menu, blend_verified too, reading or not, a run per tile or per block) and the game's own best
+// pilot are answered with a selection whose regret -- the model's strategy_cost and probe_cost of the play over the
+// regret's exact oracle, whose whole menu may be cheaper than blend and blend_skip -- exceeds the hindsight game's
+// floor, the game charging the pilot no more than the model and the oracle no less. The floor is the larger of the
+// two games', and for sqrt the hindsight game's is the larger by more than 0.1.
+TEST(PilotFloor, TheHindsightGamesPilotsAreAnsweredWithASelectionAboveItsFloor) {
+  const CostModel m = CostModel::m5();
+  const PilotOptions o;
+  const size_t n = small_n();
+  const std::vector<Fn> fns =
+      under_emulation() ? std::vector<Fn>{Fn::sqrt} : std::vector<Fn>{Fn::sqrt, Fn::frfrexp, Fn::sin35, Fn::fma13};
+  std::vector<std::optional<FloorAction>> actions{std::nullopt};
+  for (const Strategy s : {Strategy::blend, Strategy::blend_skip, Strategy::detour, Strategy::detour_skip,
+                           Strategy::compact, Strategy::compact_skip, Strategy::blend_verified})
+    for (const bool peek : {false, true})
+      for (const bool new_run : {false, true}) actions.push_back(FloorAction{s, peek, new_run});
+  for (const Fn f : fns) {
+    const FloorResult r = pilot_floor(f, m, o, n);
+    EXPECT_EQ(r.floor, std::max(r.menu, r.hindsight)) << name(f);
+    EXPECT_STREQ(r.game, r.hindsight > r.menu ? "hindsight" : "menu") << name(f);
+    if (f == Fn::sqrt) {
+      EXPECT_GT(r.hindsight, r.menu + 0.1) << "sqrt: the hindsight game no longer binds";
+    }
+    ASSERT_GT(r.hindsight, 1.0) << name(f);
+    for (const auto& x : actions) {
+      const FloorPlay play = floor_hindsight_play(f, m, o, n, r.hindsight, x);
+      const double pilot = play_cost(m, f, play), oracle = exact_oracle(m, f, o, play.sel);
+      const std::string what = std::string(name(f)) + ": " +
+                               (x ? std::string(name(x->s)) + (x->peek ? " reading" : "") +
+                                        (x->new_run ? ", a run per block" : ", a run per tile")
+                                  : std::string("the game's best pilot"));
+      EXPECT_LE(play.pilot_charged, pilot * (1 + 1e-12)) << what;
+      EXPECT_GE(play.oracle_charged, oracle * (1 - 1e-12)) << what;
+      EXPECT_GT(pilot / oracle, r.hindsight) << what << " floor " << r.hindsight;
+    }
+  }
+}
+
 // The families on two blocks (a tile of two): the game against the exact min-max over every pilot of the family
 // (choosing at block 0 only and going on with its run at block 1; reading ahead only in its probe window of one
 // block or two; or both): never above it, for every f; and choosing at block 0 only is worth more to the adversary
@@ -392,10 +546,19 @@ TEST(PilotFloor, StopsWhereTheGameNoLongerCertifies) {
   const CostModel m = CostModel::m5();
   const PilotOptions o;
   const size_t n = small_n();
-  const FloorResult r = pilot_floor(Fn::fma13, m, o, n);
-  EXPECT_GT(floor_value(Fn::fma13, m, o, n, r.floor), 0.0);
-  EXPECT_LE(floor_value(Fn::fma13, m, o, n, r.above), 1e-9 * static_cast<double>(r.blocks) * (1 + 4 * m.t_bsl(Fn::fma13)));
-  EXPECT_NEAR(r.above - r.floor, 1e-4, 1e-9);
+  const double margin = 1e-9 * static_cast<double>(small_n() / 16) * (1 + 4 * m.t_bsl(Fn::fma13));
+  // fma13's floor is the menu game's, sqrt's the hindsight game's: each at the floor of the game that gave it.
+  for (const Fn f : {Fn::fma13, Fn::sqrt}) {
+    const FloorResult r = pilot_floor(f, m, o, n);
+    const bool hind = std::string(r.game) == "hindsight";
+    EXPECT_EQ(hind, f == Fn::sqrt) << name(f);
+    const auto value = [&](double lambda) {
+      return hind ? floor_hindsight_value(f, m, o, n, lambda) : floor_value(f, m, o, n, lambda);
+    };
+    EXPECT_GT(value(r.floor), margin) << name(f);
+    EXPECT_LE(value(r.above), margin) << name(f);
+    EXPECT_NEAR(r.above - r.floor, 1e-4, 1e-9) << name(f);
+  }
 }
 
 TEST(PilotFloor, RefusesOptionsOffTheBlockGrid) {

@@ -386,8 +386,8 @@ int floor_cmd(const FloorArgs& a, std::ostream& out, std::ostream& err) {
   (void)err;
   const std::vector<Fn> fns = parse_fns(a.fns, {kArticleFns.begin(), kArticleFns.end()});
   const gen::CostModel model = *load_model(a.model, a.model_file);
-  // The program takes about 0.35 ms per decided block and lambda on the shared 2-core x86-64 VM under load (6 to
-  // 13 lambdas; docs/bound.md): 2^21 elements is about 5 to 10 minutes per f.
+  // The menu game takes about 0.35 ms per decided block and lambda on the shared 2-core x86-64 VM under load (6 to
+  // 13 lambdas; docs/bound.md), the hindsight game a tenth of it: 2^21 elements is about 5 to 10 minutes per f.
   if (a.n > (size_t{1} << 21)) throw Usage("--n must be at most 2^21 for the floor (the default, 36 tiles, takes 20-40 s per f)");
   auto parsed = gen::hunt::parse_options_text(a.options);
   if (auto* e = std::get_if<std::string>(&parsed)) throw Usage("--options: " + *e);
@@ -405,19 +405,22 @@ int floor_cmd(const FloorArgs& a, std::ostream& out, std::ostream& err) {
                           : std::string())
         << " has, against an adversary who knows it (its seed included), a selection with\n"
         << "model regret above the floor (certified: docs/bound.md, \"The floor under every pilot\")\n"
-        << "f         floor     (not above)  seconds\n";
+        << "(the larger of two games' floors: menu, the oracle's whole menu; hindsight, blend and blend_skip)\n"
+        << "f         floor     (not above)  menu      hindsight  seconds\n";
   for (const Fn f : fns) {
     const gen::hunt::FloorResult r = gen::hunt::pilot_floor(f, model, o, a.n, fam);
     if (a.json) {
       nlohmann::ordered_json e;
       e["f"] = std::string(name(f)), e["floor"] = r.floor, e["above"] = r.above, e["blocks"] = r.blocks;
+      e["menu"] = r.menu, e["hindsight"] = r.hindsight, e["game"] = r.game;
       e["programs"] = r.programs, e["seconds"] = r.seconds;
       arr.push_back(e);
       continue;
     }
     char buf[160];
-    std::snprintf(buf, sizeof buf, "%-9s %-9s %-12s %.1f\n", std::string(name(f)).c_str(), fixed(r.floor, 4).c_str(),
-                  fixed(r.above, 4).c_str(), r.seconds);
+    std::snprintf(buf, sizeof buf, "%-9s %-9s %-12s %-9s %-10s %.1f\n", std::string(name(f)).c_str(),
+                  fixed(r.floor, 4).c_str(), fixed(r.above, 4).c_str(), fixed(r.menu, 4).c_str(),
+                  fixed(r.hindsight, 4).c_str(), r.seconds);
     out << buf;
   }
   if (a.json) {
