@@ -317,8 +317,8 @@ struct Game {
 };
 
 // The floor's second game, in hindsight (docs/bound.md, "The second game: the oracle in hindsight"). Game above lets
-// the input commit the oracle's schedule block by block, where the pilot sees it, and answers every read with an
-// empty block. This game takes both gifts back for a smaller oracle menu:
+// the input commit the oracle's schedule block by block, where the pilot sees it. This game takes that gift back,
+// for a smaller oracle menu:
 // - The oracle runs blend and blend_skip only (a schedule of the regret oracle's menu, so what it is charged is at
 //   least the regret's oracle) and is charged in hindsight: the least cost of every such schedule of the blocks so
 //   far, ending in each of its states. Those states are a blend run or none, a blend_skip run after a non-empty
@@ -327,7 +327,12 @@ struct Game {
 //   misprediction) the state after an empty block is no better than a new blend_skip run, and a larger e is cut to
 //   it. e takes few values (an empty block lowers it by blend's cost less a skipped block's, down to 0; a non-empty
 //   block sets it to sw), so (the pilot's state, e) is the game's state and the pilot sees it.
-// - A read is answered with any content; the pilot then chooses its move knowing it.
+// - A read is answered with an empty block, as in Game. A pilot may read any block at any time, as the probe
+//   reads a tile's first blocks before its first move; a read answered with anything would tell it a block's
+//   content before moves this game lets the input make after them (a game that answered reads with anything, only
+//   just before the block's move, certified 1.22 for sqrt with reads made free, where reading everything and then
+//   running the oracle's own schedule has regret 1). Answered empty, a read teaches nothing the pilot could not
+//   plan for, whenever it reads.
 // The pilot's charges are Game's but for the packed pass, charged a / 16 of a group per block (no more than the
 // model's ceil(P / 16) groups per run), so no residue is carried; blend_verified is on its menu (the counted blend).
 // V(lambda) > 0 proves the same as Game's: every pilot has a selection with regret above lambda.
@@ -464,9 +469,7 @@ struct HindsightGame {
     double least = kInf;
     moves(b, p, [&](size_t k, bool cont) { least = std::min(least, answer(k, cont, p, ei, lambda, next)); });
     if (may_peek(b)) {
-      double read = -kInf;
-      for (const Content& c : contents) read = std::max(read, after_read(b, p, ei, c, lambda, next));
-      least = std::min(least, read);
+      least = std::min(least, after_read(b, p, ei, contents[0], lambda, next));  // a read block is empty
     }
     return least;
   }
@@ -494,7 +497,7 @@ FloorPlay play_hindsight(const HindsightGame& g, const PilotOptions& o, size_t n
     if (k == kMenu.size()) throw std::invalid_argument("floor_play: a strategy off the hindsight game's menu");
     return k;
   };
-  const size_t region = o.calib_blocks * o.calib_len, ne = g.es.size();
+  const size_t region = o.calib_blocks * o.calib_len;
   FloorPlay play;
   play.sel.assign(n, 0);
   size_t p = HindsightGame::SN, ei = 0;
@@ -509,14 +512,8 @@ FloorPlay play_hindsight(const HindsightGame& g, const PilotOptions& o, size_t n
       cont = (!fixed_action->new_run || !g.decides(b)) && b % g.tile_blocks != 0 && !blendish &&
              HindsightGame::menu_of(p) == k;
       if (!g.decides(b)) k = HindsightGame::menu_of(p), cont = k != 0 && k != HindsightGame::kBV;
-      if (peek) {  // the move is fixed before the read: the input answers as to a seen block
-        double best = -kInf;
-        for (const Content& y : g.contents) {
-          size_t p2 = 0;
-          const bool e = y.a == 0;
-          const double v = g.pilot_cost(k, cont, true, p, y, p2) - lambda * g.dm[e][ei] + next[p2 * ne + g.e2[e][ei]];
-          if (v > best) best = v, c = &y;
-        }
+      if (peek) {  // a read block is empty
+        c = &g.contents[0];
       } else {
         g.answer(k, cont, p, ei, lambda, next, &c);
       }
@@ -527,11 +524,10 @@ FloorPlay play_hindsight(const HindsightGame& g, const PilotOptions& o, size_t n
         if (v < least) least = v, k = j, cont = cj;
       });
       if (g.may_peek(b)) {
-        double read = -kInf;
-        const Content* worst = nullptr;
-        for (const Content& y : g.contents)
-          if (const double v = g.after_read(b, p, ei, y, lambda, next); v > read) read = v, worst = &y;
-        if (read < least) peek = true, c = worst, g.after_read(b, p, ei, *worst, lambda, next, &k, &cont);
+        const Content* empty = &g.contents[0];
+        size_t rk = 0;
+        bool rc = false;
+        if (g.after_read(b, p, ei, *empty, lambda, next, &rk, &rc) < least) peek = true, c = empty, k = rk, cont = rc;
       }
       if (!peek) g.answer(k, cont, p, ei, lambda, next, &c);
     }

@@ -757,16 +757,16 @@ TEST_F(Cli, FloorPrintsEachFsCertifiedFloorAndRefusesOptionsOffTheGrid) {
   // sqrt's floor: above the 1.45 that issue 25 asked of pilot_v5 against a seed-knowing input.
   EXPECT_GT(j["floors"][0]["floor"].get<double>(), 1.45);
   EXPECT_NEAR(j["floors"][1]["above"].get<double>() - j["floors"][1]["floor"].get<double>(), 1e-4, 1e-9);
-  // The larger of the two games' floors, and which: sqrt's is the hindsight game's (1.6711 against the menu game's
+  // The larger of the two games' floors, and which: sqrt's is the hindsight game's (1.6279 against the menu game's
   // 1.5303 on this tile), pow10's the menu game's.
   EXPECT_EQ(j["floors"][0]["game"], "hindsight");
   EXPECT_EQ(j["floors"][0]["floor"], j["floors"][0]["hindsight"]);
-  EXPECT_GT(j["floors"][0]["hindsight"].get<double>(), j["floors"][0]["menu"].get<double>() + 0.1);
+  EXPECT_GT(j["floors"][0]["hindsight"].get<double>(), j["floors"][0]["menu"].get<double>() + 0.05);
   EXPECT_EQ(j["floors"][1]["game"], "menu");
   EXPECT_EQ(j["floors"][1]["floor"], j["floors"][1]["menu"]);
   const Result text = run_cli({"floor", "--f", "sqrt", "--n", "12288"});
   ASSERT_EQ(text.code, 0) << text.err;
-  EXPECT_NE(text.out.find("sqrt      1.6711    1.6712       1.5303    1.6711"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("sqrt      1.6279    1.6280       1.5303    1.6279"), std::string::npos) << text.out;
   const Result bad = run_cli({"floor", "--options", "tile=4008"});
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("multiple of 16"), std::string::npos) << bad.err;

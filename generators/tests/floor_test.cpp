@@ -259,12 +259,12 @@ TEST(PilotFloor, TheGamesValueNeverExceedsTheExactMinMaxOnTwoBlocks) {
 }
 
 // The hindsight game (floor.cpp's HindsightGame) against its own rules played out on two blocks: every pilot policy
-// (a move per block after seeing the blocks before it, or a read of the block and then a move), every content of
-// each block, each leaf charged by this test's own copy of the game's charges (the model's terms; the packed pass a
-// / 16 of a group per block; a detour's expand from its first selected block; a read the probe's cost) less lambda
-// times the least schedule of blend and blend_skip runs over the two blocks (the model's strategy_cost of each run,
-// every schedule enumerated). The game's value equals it: an oracle vector or cap off by a step, a read answered
-// after the pilot's move or only with empty blocks, or a charge off the rules, fails.
+// (a move per block after seeing the blocks before it, or a read of the block, answered with an empty one), every
+// content of each block, each leaf charged by this test's own copy of the game's charges (the model's terms; the
+// packed pass a / 16 of a group per block; a detour's expand from its first selected block; a read the probe's
+// cost) less lambda times the least schedule of blend and blend_skip runs over the two blocks (the model's
+// strategy_cost of each run, every schedule enumerated). The game's value equals it: an oracle vector off by a
+// step, a read answered with anything, or a charge off the rules, fails.
 struct HindsightExact {
   const CostModel& m;
   Fn f;
@@ -339,18 +339,12 @@ struct HindsightExact {
       });
       least = std::min(least, worst);
     });
-    if (!fam.probe_reads || hist.size() % (o.tile / 16) < o.probe / 16) {
-      double read = -inf;
-      contents([&](unsigned a, unsigned ne) {
-        double best = inf;
-        moves([&](size_t k, bool cont) {
-          hist.push_back({k, cont, true, a, ne});
-          best = std::min(best, rec());
-          hist.pop_back();
-        });
-        read = std::max(read, best);
+    if (!fam.probe_reads || hist.size() % (o.tile / 16) < o.probe / 16) {  // a read block is empty
+      moves([&](size_t k, bool cont) {
+        hist.push_back({k, cont, true, 0, 0});
+        least = std::min(least, rec());
+        hist.pop_back();
       });
-      least = std::min(least, read);
     }
     return least;
   }
@@ -372,12 +366,28 @@ TEST(PilotFloor, TheHindsightGamesValueIsItsRulesPlayedOutOnTwoBlocks) {
   }
 }
 
+// Reads must teach a pilot nothing it could not plan for, whenever it reads: with reads made free (Q = 0) a pilot
+// may read every block before its first move and then run the oracle's own schedule, regret 1, so neither game
+// may certify above 1 (a hindsight game that answered a read with anything, just before the block's move,
+// certified 1.22 for sqrt here).
+TEST(PilotFloor, WithFreeReadsNeitherGameCertifiesAboveOne) {
+  CostModel m = CostModel::m5();
+  m.Q = 0;
+  const PilotOptions o;
+  for (const Fn f : {Fn::sqrt, Fn::frfrexp, Fn::sin35}) {
+    if (under_emulation() && f != Fn::sqrt) continue;  // under qemu one f
+    const FloorResult r = pilot_floor(f, m, o, 8192 + 2048);
+    EXPECT_LE(r.menu, 1.0) << name(f);
+    EXPECT_LE(r.hindsight, 1.0) << name(f);
+  }
+}
+
 // The hindsight game's certificate, played out: against its answers, pilots that play one fixed action (each
 // strategy of its menu, blend_verified too, reading or not, a run per tile or per block) and the game's own best
 // pilot are answered with a selection whose regret -- the model's strategy_cost and probe_cost of the play over the
 // regret's exact oracle, whose whole menu may be cheaper than blend and blend_skip -- exceeds the hindsight game's
 // floor, the game charging the pilot no more than the model and the oracle no less. The floor is the larger of the
-// two games', and for sqrt the hindsight game's is the larger by more than 0.1.
+// two games', and for sqrt the hindsight game's is the larger by more than 0.05.
 TEST(PilotFloor, TheHindsightGamesPilotsAreAnsweredWithASelectionAboveItsFloor) {
   const CostModel m = CostModel::m5();
   const PilotOptions o;
@@ -394,7 +404,7 @@ TEST(PilotFloor, TheHindsightGamesPilotsAreAnsweredWithASelectionAboveItsFloor) 
     EXPECT_EQ(r.floor, std::max(r.menu, r.hindsight)) << name(f);
     EXPECT_STREQ(r.game, r.hindsight > r.menu ? "hindsight" : "menu") << name(f);
     if (f == Fn::sqrt) {
-      EXPECT_GT(r.hindsight, r.menu + 0.1) << "sqrt: the hindsight game no longer binds";
+      EXPECT_GT(r.hindsight, r.menu + 0.05) << "sqrt: the hindsight game no longer binds";
     }
     ASSERT_GT(r.hindsight, 1.0) << name(f);
     for (const auto& x : actions) {
