@@ -39,7 +39,7 @@ struct FloorResult {
   double floor = 0;       // certified: every pilot has a selection of n elements with Scorer regret > floor
   double above = 0;       // the grid's next lambda, where the game's value is <= 0 (the floor is within 1e-4 of it)
   double menu = 0;        // each game's floor: the menu game's (the oracle's whole menu, committed block by block)
-  double hindsight = 0;   // ... and the hindsight game's (blend and blend_skip, in hindsight; reads answered)
+  double hindsight = 0;   // ... and the hindsight game's (blend and blend_skip, in hindsight; reads answered empty)
   const char* game = "menu";  // the game whose floor is the larger (floor = max(menu, hindsight))
   size_t blocks = 0;      // decided blocks of n the game ran over
   int programs = 0;       // dynamic programs run

@@ -19,6 +19,7 @@
 //    and at the value the root finding stopped at it does not certify (the value there is <= 0).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdlib>
 #include <limits>
 #include <optional>
@@ -377,8 +378,8 @@ TEST(PilotFloor, WithFreeReadsNeitherGameCertifiesAboveOne) {
   for (const Fn f : {Fn::sqrt, Fn::frfrexp, Fn::sin35}) {
     if (under_emulation() && f != Fn::sqrt) continue;  // under qemu one f
     const FloorResult r = pilot_floor(f, m, o, 8192 + 2048);
-    EXPECT_LE(r.menu, 1.0) << name(f);
-    EXPECT_LE(r.hindsight, 1.0) << name(f);
+    EXPECT_LT(r.menu, 1.0) << name(f);  // a floor of 1.0 would claim every pilot's regret above 1: 0, none found
+    EXPECT_LT(r.hindsight, 1.0) << name(f);
   }
 }
 
