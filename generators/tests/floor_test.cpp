@@ -383,6 +383,26 @@ TEST(PilotFloor, WithFreeReadsNeitherGameCertifiesAboveOne) {
   }
 }
 
+// With mispredictions free (M = 0), for sqrt blend_skip pays every block the least any strategy on the menu pays it
+// (a skipped empty block, a blended non-empty one; the packed strategies pay more on both), so blend_skip over every
+// block has regret 1 on every input and neither game may certify 1 or more: an oracle undercharged on some block, or
+// a pilot overcharged, would. (Not so for frfrexp: there a sparse block is cheaper packed than blended, and a pilot
+// must choose before it sees the block.) A non-empty block's oracle charge 0.2 ns low certified 1.12 here.
+TEST(PilotFloor, WithFreeMispredictionsNeitherGameCertifiesOneForSqrt) {
+  CostModel m = CostModel::m5();
+  m.M = 0;
+  const Fn f = Fn::sqrt;
+  const StrategyTerms bs = terms(m, f, Strategy::blend_skip);
+  for (const Strategy s : kOracleStrategies) {  // the premise: blend_skip's per-block terms are the least
+    const StrategyTerms w = terms(m, f, s);
+    ASSERT_LE(bs.empty, w.empty) << name(s);
+    ASSERT_LE(bs.full, w.full + w.nonempty_reg + 4 * w.expand_any + w.group / 16) << name(s);
+  }
+  const FloorResult r = pilot_floor(f, m, PilotOptions{}, 8192 + 2048);
+  EXPECT_LT(r.menu, 1.0);
+  EXPECT_LT(r.hindsight, 1.0);
+}
+
 // The hindsight game's certificate, played out: against its answers, pilots that play one fixed action (each
 // strategy of its menu, blend_verified too, reading or not, a run per tile or per block) and the game's own best
 // pilot are answered with a selection whose regret -- the model's strategy_cost and probe_cost of the play over the
