@@ -76,14 +76,47 @@ struct Action {
   bool cont = false, peek = false;
 };
 
-struct Game {
+// What both games share: the decided blocks on the tile grid, the family's decision points and read window, the
+// terms of kMenu's strategies and of blend_verified (t[kBV]), and the contents the input answers a block with: each
+// selected count at the fewest and at the most non-empty registers it can fill.
+constexpr size_t kBV = 6;  // blend_verified's index in t
+struct Grid {
   Fn f;
   const CostModel& m;
   size_t blocks = 0, tile_blocks = 0;
   FloorFamily fam;          // which pilots (floor.h)
   size_t probe_blocks = 0;  // the probe window: a tile's first probe_blocks
-  std::array<StrategyTerms, 6> t{};
-  std::vector<Content> contents;
+  std::array<StrategyTerms, 7> t{};
+  std::vector<Content> contents;  // contents[0] is the empty block
+
+  Grid(Fn fn, const CostModel& model, const PilotOptions& o, size_t n, const FloorFamily& family)
+      : f(fn), m(model), fam(family) {
+    const size_t region = o.calib_blocks * o.calib_len;
+    blocks = (n - region) / 16, tile_blocks = o.tile / 16, probe_blocks = (o.probe + 15) / 16;
+    for (size_t k = 0; k < 6; ++k) t[k] = terms(m, f, kMenu[k]);
+    t[kBV] = terms(m, f, Strategy::blend_verified);
+    for (unsigned a = 0; a <= 16; ++a) {
+      const unsigned lo = (a + 3) / 4, hi = std::min(4u, a);
+      contents.push_back({a, lo});
+      if (hi != lo) contents.push_back({a, hi});
+    }
+  }
+  // At a decision point (decides(b)) the pilot may start any run or continue its own; elsewhere it goes on with
+  // its run (a blend run goes on by starting blend again). It reads ahead where may_peek(b) lets it.
+  bool decides(size_t b) const { return b % tile_blocks % fam.every == 0; }
+  bool may_peek(size_t b) const { return !fam.probe_reads || b % tile_blocks < probe_blocks; }
+};
+
+// Writes content c into a play's block blk: one selected lane in each of c.ne registers, the rest filling them in
+// order.
+void fill_block(uint8_t* blk, const Content& c) {
+  unsigned left = c.a;
+  for (unsigned r = 0; r < c.ne; ++r) blk[4 * r] = 1, --left;
+  for (unsigned r = 0; r < c.ne && left; ++r)
+    for (unsigned i = 1; i < 4 && left; ++i) blk[4 * r + i] = 1, --left;
+}
+
+struct Game : Grid {
   std::vector<Action> actions;
   // Tables for the program (from pilot_cost and oracle_moves, so the play and the program agree).
   struct Move {
@@ -110,15 +143,7 @@ struct Game {
   std::vector<std::array<std::array<ContPlay, 2>, 2>> cont_plays;
 
   Game(Fn fn, const CostModel& model, const PilotOptions& o, size_t n, const FloorFamily& family = {})
-      : f(fn), m(model), fam(family) {
-    const size_t region = o.calib_blocks * o.calib_len;
-    blocks = (n - region) / 16, tile_blocks = o.tile / 16, probe_blocks = (o.probe + 15) / 16;
-    for (size_t k = 0; k < 6; ++k) t[k] = terms(m, f, kMenu[k]);
-    for (unsigned a = 0; a <= 16; ++a) {
-      const unsigned lo = (a + 3) / 4, hi = std::min(4u, a);
-      contents.push_back({a, lo});
-      if (hi != lo) contents.push_back({a, hi});
-    }
+      : Grid(fn, model, o, n, family) {
     for (const bool peek : {false, true})
       for (size_t k = 0; k < 6; ++k) {
         actions.push_back({k, false, peek});
@@ -183,10 +208,6 @@ struct Game {
     next = pilot_state(x.menu, some, (r + c.a) % 16);
     return v;
   }
-  // At a decision point (decides(b)) the pilot may start any run or continue its own; elsewhere it goes on with
-  // its run (a blend run goes on by starting blend again). It reads ahead where may_peek(b) lets it.
-  bool decides(size_t b) const { return b % tile_blocks % fam.every == 0; }
-  bool may_peek(size_t b) const { return !fam.probe_reads || b % tile_blocks < probe_blocks; }
   bool allowed(const Action& x, size_t p, size_t b) const {
     if (x.peek && !may_peek(b)) return false;
     if (decides(b)) return !x.cont || menu_of(p) == x.menu;
@@ -336,8 +357,7 @@ struct Game {
 // The pilot's charges are Game's but for the packed pass, charged a / 16 of a group per block (no more than the
 // model's ceil(P / 16) groups per run), so no residue is carried; blend_verified is on its menu (the counted blend).
 // V(lambda) > 0 proves the same as Game's: every pilot has a selection with regret above lambda.
-struct HindsightGame {
-  static constexpr size_t kBV = 6;  // blend_verified: the menu's seventh strategy (kMenu's six first)
+struct HindsightGame : Grid {
   // Pilot states: no run state (after blend: SN; after blend_verified: SNV, which matters only between decision
   // points); blend_skip by its last block's emptiness; detour by whether its run has selected anything; detour_skip
   // by both; compact; compact_skip by its last block's emptiness.
@@ -357,31 +377,14 @@ struct HindsightGame {
     return p == SN ? 0 : p == SNV ? kBV : p < SD ? 1 : p < SDS ? 2 : p < SC ? 3 : p == SC ? 4 : 5;
   }
   static bool some_of(size_t p) { return p == SD + 1 || (p >= SDS + 2 && p < SC); }
-  static bool le_of(size_t p) {
-    return p == SBS + 1 || ((p == SDS + 1 || p == SDS + 3)) || p == SCS + 1;
-  }
+  static bool le_of(size_t p) { return p == SBS + 1 || p == SDS + 1 || p == SDS + 3 || p == SCS + 1; }
 
-  Fn f;
-  const CostModel& m;
-  size_t blocks = 0, tile_blocks = 0, probe_blocks = 0;
-  FloorFamily fam;
-  std::array<StrategyTerms, 7> t{};
-  std::vector<Content> contents;
   std::vector<double> es;                     // the oracle's e values, es[0] = sw (a new oracle)
   std::array<std::vector<double>, 2> dm;      // [empty][e index]: the oracle's m grows by this
   std::array<std::vector<size_t>, 2> e2;      // ... and e becomes es[e2]
 
   HindsightGame(Fn fn, const CostModel& model, const PilotOptions& o, size_t n, const FloorFamily& family)
-      : f(fn), m(model), fam(family) {
-    const size_t region = o.calib_blocks * o.calib_len;
-    blocks = (n - region) / 16, tile_blocks = o.tile / 16, probe_blocks = (o.probe + 15) / 16;
-    for (size_t k = 0; k < 6; ++k) t[k] = terms(m, f, kMenu[k]);
-    t[kBV] = terms(m, f, Strategy::blend_verified);
-    for (unsigned a = 0; a <= 16; ++a) {
-      const unsigned lo = (a + 3) / 4, hi = std::min(4u, a);
-      contents.push_back({a, lo});
-      if (hi != lo) contents.push_back({a, hi});
-    }
+      : Grid(fn, model, o, n, family) {
     // The oracle's vector (m, m + e): its values of e from a new oracle (e = sw), closed under both blocks.
     const StrategyTerms &bl = t[0], &bs = t[1];
     const double cap = bs.sw;
@@ -405,9 +408,6 @@ struct HindsightGame {
       e2[0].push_back(0);
     }
   }
-
-  bool decides(size_t b) const { return b % tile_blocks % fam.every == 0; }
-  bool may_peek(size_t b) const { return !fam.probe_reads || b % tile_blocks < probe_blocks; }
 
   // The pilot's charge for content c under strategy k (continuing its run from state p or starting one), and its
   // next state.
@@ -491,7 +491,7 @@ struct HindsightGame {
 FloorPlay play_hindsight(const HindsightGame& g, const PilotOptions& o, size_t n, double lambda,
                      const std::vector<std::vector<double>>& all, const std::optional<FloorAction>& fixed_action) {
   const auto menu_index = [](Strategy s) {
-    if (s == Strategy::blend_verified) return HindsightGame::kBV;
+    if (s == Strategy::blend_verified) return kBV;
     size_t k = 0;
     while (k < kMenu.size() && kMenu[k] != s) ++k;
     if (k == kMenu.size()) throw std::invalid_argument("floor_play: a strategy off the hindsight game's menu");
@@ -508,10 +508,10 @@ FloorPlay play_hindsight(const HindsightGame& g, const PilotOptions& o, size_t n
     const Content* c = nullptr;
     if (fixed_action) {
       k = menu_index(fixed_action->s), peek = fixed_action->peek && g.may_peek(b);
-      const bool blendish = k == 0 || k == HindsightGame::kBV;
+      const bool blendish = k == 0 || k == kBV;
       cont = (!fixed_action->new_run || !g.decides(b)) && b % g.tile_blocks != 0 && !blendish &&
              HindsightGame::menu_of(p) == k;
-      if (!g.decides(b)) k = HindsightGame::menu_of(p), cont = k != 0 && k != HindsightGame::kBV;
+      if (!g.decides(b)) k = HindsightGame::menu_of(p), cont = k != 0 && k != kBV;
       if (peek) {  // a read block is empty
         c = &g.contents[0];
       } else {
@@ -532,17 +532,13 @@ FloorPlay play_hindsight(const HindsightGame& g, const PilotOptions& o, size_t n
       if (!peek) g.answer(k, cont, p, ei, lambda, next, &c);
     }
     const size_t at = region + 16 * b;
-    uint8_t* blk = play.sel.data() + at;
-    unsigned left = c->a;
-    for (unsigned r = 0; r < c->ne; ++r) blk[4 * r] = 1, --left;
-    for (unsigned r = 0; r < c->ne && left; ++r)
-      for (unsigned i = 1; i < 4 && left; ++i) blk[4 * r + i] = 1, --left;
+    fill_block(play.sel.data() + at, *c);
     size_t p2 = 0;
     const bool e = c->a == 0;
     play.pilot_charged += g.pilot_cost(k, cont, peek, p, *c, p2);
     play.oracle_charged += g.dm[e][ei];
     if (peek) ++play.peeked;
-    const Strategy s = k == HindsightGame::kBV ? Strategy::blend_verified : kMenu[k];
+    const Strategy s = k == kBV ? Strategy::blend_verified : kMenu[k];
     if (cont && !play.runs.empty())
       play.runs.back().end = at + 16;
     else
@@ -773,13 +769,8 @@ FloorPlay play_game(const Game& g, const PilotOptions& o, size_t n, double lambd
       }
     }
     const Answer ans = answer(x);
-    // ans.c.a selected elements over ans.c.ne registers: one in each, the rest filling them in order.
     const size_t at = region + 16 * b;
-    uint8_t* blk = play.sel.data() + at;
-    unsigned left = ans.c.a;
-    for (unsigned r = 0; r < ans.c.ne; ++r) blk[4 * r] = 1, --left;
-    for (unsigned r = 0; r < ans.c.ne && left; ++r)
-      for (unsigned i = 1; i < 4 && left; ++i) blk[4 * r + i] = 1, --left;
+    fill_block(play.sel.data() + at, ans.c);
     if (x.peek) ++play.peeked;
     play.pilot_charged += ans.pc, play.oracle_charged += ans.oc;
     if (x.cont && !play.runs.empty())
@@ -797,8 +788,8 @@ FloorPlay play_game(const Game& g, const PilotOptions& o, size_t n, double lambd
 FloorPlay floor_play(Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda,
                      const std::optional<FloorAction>& fixed_action, const FloorFamily& fam) {
   if (const std::string why = floor_unsupported(o, n, fam); !why.empty()) throw std::invalid_argument(why);
-  std::vector<std::vector<double>> all;
   const Game g(f, m, o, n, fam);
+  std::vector<std::vector<double>> all;
   g.value(lambda, &all);
   return play_game(g, o, n, lambda, all, fixed_action);
 }
