@@ -1,38 +1,44 @@
 // SPDX-License-Identifier: MIT
-// A prototype for sqrt (docs/pilot_v6.md, "Rules tried", stop 60): pilot_v6's switch score gated by a potential.
-// Not a kernel: a block-level model of the rule, its certificate, and checks of both against the suite's model.
+// A prototype for sqrt (docs/pilot_v6.md, "Rules tried", stop 60): pilot_v6's switch score gated by a
+// potential. Not a kernel: a block-level model of the rule, its certificate, and checks of both against the
+// suite's model.
 //
-// The rule. Two switch scores (v6's d_max < 0 branch: blend_skip <-> blend, one block in `samp` counted in blend):
-// the "plain" one (v6's defaults 3/17/6/4: 1.027 on uniform data, 2.258 in the long run against the adversary) and
-// a "safe" one (3/3/2, every blended block counted: 1.836 in the long run, 1.091 on uniform data). The pilot keeps
+// The rule. Two switch scores (v6's d_max < 0 branch: blend_skip <-> blend, one block in `samp` counted in
+// blend): the "plain" one (v6's defaults 3/17/6/4: 1.027 on uniform data, 2.258 in the long run against the
+// adversary) and a "safe" one (3/3/2, every blended block counted: 1.836 in the long run, 1.091 on uniform
+// data). The pilot keeps
 //   g = P - lambda * O_lb
-// in integers (1/U ns; its own costs rounded up, the oracle's down), where P is what it ran and O_lb is the least
-// the block oracle can have paid for what the pilot saw: a two-entry min-plus vector (the oracle's cost so far
-// ending outside / inside a blend_skip run), a block the pilot did not look at counted as empty. It runs the safe
-// score while g >= -G1 and goes back to the plain one once g <= -G2; g is clamped at -CAP from below. Runs and
-// tiles as pilot_v6's (a tile's blend_skip run is a new run); the score and the mode go on across tiles.
+// in integers (1/U ns; its own costs rounded up, the oracle's down), where P is what it ran and O_lb is the
+// least the block oracle can have paid for what the pilot saw: a two-entry min-plus vector (the oracle's cost
+// so far ending outside / inside a blend_skip run), a block the pilot did not look at counted as empty. It
+// runs the safe score while g >= -G1 and goes back to the plain one once g <= -G2; g is clamped at -CAP from
+// below. Runs and tiles as pilot_v6's (a tile's blend_skip run is a new run); the score and the mode go on
+// across tiles.
 //
-// The certificate (a potential argument, not the bound's tile program). While the safe score runs, the pilot's
-// moves do not depend on g, so W(s) = the most g can still rise from the discrete state s over every input,
-// W(s) = max(0, max over the block's two contents of [dg + W(s')]), is a value iteration over the safe score's
-// states (the tile position included) from every state a switch can enter. It converges iff the safe score loses
-// less than lambda against O_lb in the long run. Then g never exceeds max(W(start), -G1 + delta + max W) (delta:
-// the most one block adds; the plain score runs only while g < -G1), so P - lambda O <= that for every input
-// (O >= O_lb), and P / O <= lambda + that / O_min(n), O_min the all-empty input's oracle.
+// The certificate (a potential argument, not the bound's tile program). While the safe score runs, the
+// pilot's moves do not depend on g, so W(s) = the most g can still rise from the discrete state s over every
+// input, W(s) = max(0, max over the block's two contents of [dg + W(s')]), is a value iteration over the safe
+// score's states (the tile position included) from every state a switch can enter. It converges iff the safe
+// score loses less than lambda against O_lb in the long run. Then g never exceeds max(W(start), -G1 + delta +
+// max W) (delta: the most one block adds; the plain score runs only while g < -G1), so P - lambda O <= that
+// for every input (O >= O_lb), and P / O <= lambda + that / O_min(n), O_min the all-empty input's oracle.
 //
 // Checked here (each check fails the run, exit 1): the model's step, run as pilot_v6 is built, and its oracle
-// against the suite's Scorer on uniform data and on the pattern files given (to 1e-9); the two-entry oracle against
-// the suite's whole-menu oracle on structured random inputs; every input of CHECKL blocks against the certificate;
-// with --check, hill-climbs on P / O (the gated rule, the plain score alone) and on P - lambda O (the gated rule:
-// above the certificate's g refutes it). Not covered: the kernel, the decision reference, the bound's program, the
-// pilot's bookkeeping time (the model charges neither the score's nor the potential's scalar work), any f but sqrt
-// (no rule under 2.0 in the long run is known for sin35 to serve as its safe score).
+// against the suite's Scorer on uniform data and on the pattern files given (to 1e-9); the two-entry oracle
+// against the suite's whole-menu oracle on structured random inputs; every input of CHECKL blocks against the
+// certificate; with --check, hill-climbs on P / O (the gated rule, the plain score alone) and on P - lambda O
+// (the gated rule: above the certificate's g refutes it). Not covered: the kernel, the decision reference,
+// the bound's program, the pilot's bookkeeping time (the model charges neither the score's nor the
+// potential's scalar work), any f but sqrt (no rule under 2.0 in the long run is known for sin35 to serve as
+// its safe score).
 //
-//   build/x86/generators/maskapply_v6_gate_explore [--check [pattern files]]  # lambda 1.88, G1 20, G2 40, CAP 80
+//   build/x86/generators/maskapply_v6_gate_explore [--check [pattern files]]  # lambda 1.88, G1 20, G2 40,
+//   CAP 80
 // ctest runs it as generators_v6_gate_prototype_test (--check and pilot_v6's sqrt witness).
-// Knobs (environment): LAMBDA (in 1/100), G1 G2 CAP (ns), U (units per ns), P_SW P_TB P_TS P_SAMP P_S0 (the plain
-// score), S_SW S_TB S_TS S_SAMP S_S0 (the safe one), NOUNI=1 (no uniform data), SWEEP=1 (only the safe score's
-// long-run ratio), CHECKR (random inputs), CHECKL (blocks), HUNT (steps), HUNTN, HUNTSEEDS, PATTERNS=file,file.
+// Knobs (environment): LAMBDA (in 1/100), G1 G2 CAP (ns), U (units per ns), P_SW P_TB P_TS P_SAMP P_S0 (the
+// plain score), S_SW S_TB S_TS S_SAMP S_S0 (the safe one), NOGATE=1 (uniform data: the plain score alone),
+// NOUNI=1, SWEEP=1 (only the safe score's long-run ratio), CHECKR (random inputs), CHECKL (blocks), HUNT
+// (steps), HUNTN, HUNTSEEDS, PATTERNS=file,file.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -75,21 +81,22 @@ struct ScoreRule {  // a switch score: v6_score_switch, _blend, _skip, _sample a
 struct Gate {
   ScoreRule plain, safe;
   bool on = true;
-  bool v6_tiles = false;  // pilot_v6 as built instead: the score and `last` at 0 in every tile, no verdict at its last block
+  bool v6_tiles = false;  // pilot_v6 as built instead: the score and `last` at 0 in every tile, no verdict at
+                          // its last block
   ll num = 195, den = 100;  // lambda = num / den
   ll G1 = 0, G2 = 0, cap = 0;
 };
 
 // The pilot's whole state; g is left out of the certificate's states (key()).
 struct St {
-  bool skip = true;    // running blend_skip (else blend)
-  bool prev = false;   // blend_skip: the run's block before was empty ("non-empty" at a run's start)
-  bool safe = true;    // which score; the pilot starts in the safe one (no slack yet)
+  bool skip = true;   // running blend_skip (else blend)
+  bool prev = false;  // blend_skip: the run's block before was empty ("non-empty" at a run's start)
+  bool safe = true;   // which score; the pilot starts in the safe one (no slack yet)
   int score = 0;
-  bool last = false;   // the score's last counted block was empty
-  int pos = 0;         // block index in the tile
-  ll vr = 0, vs = 0;   // O_lb's vector, relative to its minimum: outside / inside a blend_skip run
-  ll g = 0;            // P - lambda O_lb, in 1/(U den) ns
+  bool last = false;  // the score's last counted block was empty
+  int pos = 0;        // block index in the tile
+  ll vr = 0, vs = 0;  // O_lb's vector, relative to its minimum: outside / inside a blend_skip run
+  ll g = 0;           // P - lambda O_lb, in 1/(U den) ns
   bool operator==(const St& o) const {
     return skip == o.skip && prev == o.prev && safe == o.safe && score == o.score && last == o.last &&
            pos == o.pos && vr == o.vr && vs == o.vs && g == o.g;
@@ -105,7 +112,8 @@ struct StHash {
 };
 St start_state(const ICosts& ic) {
   St s;
-  s.vs = ic.oM;  // the oracle enters a blend_skip run for a misprediction (its first block against "non-empty")
+  s.vs =
+      ic.oM;  // the oracle enters a blend_skip run for a misprediction (its first block against "non-empty")
   return s;
 }
 
@@ -131,8 +139,9 @@ double step(St& s, bool ne, const Gate& G, const Costs& c, const ICosts& ic) {
     cost = c.b + (seen ? c.V4 : 0);
     pint = ic.pb + (seen ? ic.pV4 : 0);
   }
-  // O_lb: R (the last block non-empty, or empty in a detour run over empty blocks: the same futures) and S (empty,
-  // in a blend_skip run). S is worth at most M over R (R enters a run for M), so it is clamped to R + M (exact).
+  // O_lb: R (the last block non-empty, or empty in a detour run over empty blocks: the same futures) and S
+  // (empty, in a blend_skip run). S is worth at most M over R (R enters a run for M), so it is clamped to R +
+  // M (exact).
   const ll lo = std::min(s.vr, s.vs);
   const ll r_ne = lo + ic.ob, r_e = lo + ic.oc4, s_e = std::min(s.vs + ic.oe, s.vr + ic.oe + ic.oM);
   ll nr = seen ? (ne ? r_ne : r_e) : std::min(r_ne, r_e), ns = seen && ne ? kInf : s_e;
@@ -153,13 +162,16 @@ double step(St& s, bool ne, const Gate& G, const Costs& c, const ICosts& ic) {
   }
   s.pos = static_cast<int>((s.pos + 1) % kTileBlocks);
   if (G.on) {  // the gate
-    if (!s.safe && s.g >= -G.G1) s.safe = true, s.score = 0;
-    else if (s.safe && s.g <= -G.G2) s.safe = false, s.score = 0;
+    if (!s.safe && s.g >= -G.G1)
+      s.safe = true, s.score = 0;
+    else if (s.safe && s.g <= -G.G2)
+      s.safe = false, s.score = 0;
   }
   return cost;
 }
 
-double run_pilot(const std::vector<bool>& ne, const Gate& G, const Costs& c, const ICosts& ic, bool start_safe) {
+double run_pilot(const std::vector<bool>& ne, const Gate& G, const Costs& c, const ICosts& ic,
+                 bool start_safe) {
   St s = start_state(ic);
   s.safe = start_safe;
   double P = 0;
@@ -172,8 +184,10 @@ double two_entry_oracle(const std::vector<bool>& ne, const Costs& c) {
   double R = 0, S = c.M;
   for (bool x : ne) {
     const double lo = std::min(R, S);
-    if (x) R = lo + c.b, S = R + c.M;
-    else S = std::min(S + c.e, R + c.e + c.M), R = lo + c.c4, S = std::min(S, R + c.M);
+    if (x)
+      R = lo + c.b, S = R + c.M;
+    else
+      S = std::min(S + c.e, R + c.e + c.M), R = lo + c.c4, S = std::min(S, R + c.M);
   }
   return std::min(R, S);
 }
@@ -204,7 +218,8 @@ Certificate certify(const Gate& G, const ScoreRule& m, const Costs& c, const ICo
         St t;
         t.vr = vecs[i].first, t.vs = vecs[i].second, t.skip = false, t.pos = 0;
         step(t, x, Z, c, ic);
-        if (std::find(vecs.begin(), vecs.end(), std::pair<ll, ll>{t.vr, t.vs}) == vecs.end()) vecs.push_back({t.vr, t.vs});
+        if (std::find(vecs.begin(), vecs.end(), std::pair<ll, ll>{t.vr, t.vs}) == vecs.end())
+          vecs.push_back({t.vr, t.vs});
       }
   std::unordered_map<St, size_t, StHash> id;
   std::vector<St> states;
@@ -264,12 +279,13 @@ Certificate certify(const Gate& G, const ScoreRule& m, const Costs& c, const ICo
 }  // namespace
 
 int main(int argc, char** argv) {
-  // --check: the hill-climbs too (HUNT 20000 unless given); the exit status says whether every check held. Pattern
-  // files after it (or in PATTERNS=file,file) are scored too.
+  // --check: the hill-climbs too (HUNT 20000 unless given); the exit status says whether every check held.
+  // Pattern files after it (or in PATTERNS=file,file) are scored too.
   const bool check = argc >= 2 && std::string(argv[1]) == "--check";
   if (argc >= 2 && !check) {
-    fprintf(stderr, "usage: maskapply_v6_gate_explore [--check [pattern files]] (knobs in the environment: see the "
-                    "file's top)\n");
+    fprintf(stderr,
+            "usage: maskapply_v6_gate_explore [--check [pattern files]] (knobs in the environment: see the "
+            "file's top)\n");
     return 2;
   }
   std::vector<std::string> files;
@@ -290,28 +306,35 @@ int main(int argc, char** argv) {
   Gate G;
   G.plain = {int(env("P_SW", 3)), int(env("P_TB", 17)), int(env("P_TS", 6)), int(env("P_SAMP", 4)), 0};
   G.plain.s0 = int(env("P_S0", G.plain.tb - G.plain.sw));
-  G.safe = {int(env("S_SW", 3)), int(env("S_TB", 3)), int(env("S_TS", 2)), int(env("S_SAMP", 1)), int(env("S_S0", 0))};
+  G.safe = {int(env("S_SW", 3)), int(env("S_TB", 3)), int(env("S_TS", 2)), int(env("S_SAMP", 1)),
+            int(env("S_S0", 0))};
   G.num = static_cast<ll>(env("LAMBDA", 188)), G.den = 100;
   const double unit = static_cast<double>(U * G.den);
   G.G1 = static_cast<ll>(env("G1", 20) * unit), G.G2 = static_cast<ll>(env("G2", 40) * unit);
   G.cap = static_cast<ll>(env("CAP", 80) * unit);
+  G.on = !getenv("NOGATE");  // the plain score alone (G1 = G2 = CAP: the safe one alone)
   if (G.cap < G.G2 || G.G2 < G.G1 || G.plain.samp <= 0 || G.safe.samp <= 0 || kTileBlocks % G.plain.samp ||
       kTileBlocks % G.safe.samp) {
     fprintf(stderr, "maskapply_v6_gate_explore: need G1 <= G2 <= CAP and samples dividing 256\n");
     return 2;
   }
   const double lambda = static_cast<double>(G.num) / static_cast<double>(G.den);
-  printf("sqrt under m5, a block: blend %.4f, skipped %.4f, misprediction %.4f, counted +%.4f, detour (empty) %.4f ns\n",
-         c.b, c.e, c.M, c.V4, c.c4);
-  printf("plain score %d/%d/%d/%d (s0 %d), safe score %d/%d/%d/%d (s0 %d), lambda %.2f, G1 %g G2 %g CAP %g ns\n",
-         G.plain.sw, G.plain.tb, G.plain.ts, G.plain.samp, G.plain.s0, G.safe.sw, G.safe.tb, G.safe.ts, G.safe.samp,
-         G.safe.s0, lambda, env("G1", 20), env("G2", 40), env("CAP", 80));
+  printf(
+      "sqrt under m5, a block: blend %.4f, skipped %.4f, misprediction %.4f, counted +%.4f, detour (empty) "
+      "%.4f ns\n",
+      c.b, c.e, c.M, c.V4, c.c4);
+  printf(
+      "plain score %d/%d/%d/%d (s0 %d), safe score %d/%d/%d/%d (s0 %d), lambda %.2f, G1 %g G2 %g CAP %g ns\n",
+      G.plain.sw, G.plain.tb, G.plain.ts, G.plain.samp, G.plain.s0, G.safe.sw, G.safe.tb, G.safe.ts,
+      G.safe.samp, G.safe.s0, lambda, env("G1", 20), env("G2", 40), env("CAP", 80));
 
-  // 1. Uniform data (generators_v6_test's): the model's v6 and oracle against the Scorer, then the gated rule.
+  // 1. Uniform data (generators_v6_test's): the model's v6 and oracle against the Scorer, then the gated
+  // rule.
   if (!getenv("NOUNI")) {
     double worst = 0, at = 0, worst6 = 0;
     size_t mismatches = 0;
-    for (double d : {0.0, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 0.6, 0.7, 0.9, 1.0})
+    for (double d :
+         {0.0, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 0.6, 0.7, 0.9, 1.0})
       for (uint64_t seed : {1, 2}) {
         Summary s;
         s.assign(uniform_pattern(kUniformN, d, seed), kUniformN);
@@ -323,13 +346,16 @@ int main(int argc, char** argv) {
         Gate V = G;  // the plain score with v6's defaults and its tiles: v6 as built, by this model's step
         V.on = false, V.v6_tiles = true, V.plain = ScoreRule{3, 17, 6, 4, 14};
         const double mine = run_pilot(ne, V, c, ic, false), orc = two_entry_oracle(ne, c);
-        if (std::fabs(mine - v6.pilot_cost) > 1e-9 * mine || std::fabs(orc - v6.oracle_cost) > 1e-9 * orc) ++mismatches, failed = true;
-        const double r = run_pilot(ne, G, c, ic, true) / best;
+        if (std::fabs(mine - v6.pilot_cost) > 1e-9 * mine || std::fabs(orc - v6.oracle_cost) > 1e-9 * orc)
+          ++mismatches, failed = true;
+        const double r = run_pilot(ne, G, c, ic, G.on) / best;
         if (r > worst) worst = r, at = d;
         worst6 = std::max(worst6, v6.pilot_cost / best);
       }
-    printf("uniform data, the best of v1-v4 = 1: gated %.4f (density %g), v6 as built %.4f; the model against the "
-           "Scorer: %zu of 34 differ\n", worst, at, worst6, mismatches);
+    printf(
+        "uniform data, the best of v1-v4 = 1: %s %.4f (density %g), v6 as built %.4f; the model against the "
+        "Scorer: %zu of 34 differ\n",
+        G.on ? "gated" : "the plain score alone", worst, at, worst6, mismatches);
   }
 
   // 2. The certificate (SWEEP=1: only each score's long-run ratio below).
@@ -338,12 +364,15 @@ int main(int argc, char** argv) {
   failed = failed || !safe.converged;
   std::vector<bool> empty_input(kBoundBlocks, false);
   const double omin = two_entry_oracle(empty_input, c);
-  printf("certificate: the safe score's W over %zu states, %zu iterations%s: W(start) %.3f, max W %.3f, one block "
-         "%.3f ns; g <= %.3f ns\n", safe.states, safe.iterations, safe.converged ? "" : " (NOT converged)",
-         safe.w_start, safe.w_max, safe.delta, gmax);
+  printf(
+      "certificate: the safe score's W over %zu states, %zu iterations%s: W(start) %.3f, max W %.3f, one "
+      "block "
+      "%.3f ns; g <= %.3f ns\n",
+      safe.states, safe.iterations, safe.converged ? "" : " (NOT converged)", safe.w_start, safe.w_max,
+      safe.delta, gmax);
   if (safe.converged)
-    printf("certified: P / O <= %.2f + %.3f / %.1f = %.4f over the bound's %zu decided blocks\n", lambda, gmax, omin,
-           lambda + std::max(0.0, gmax) / omin, kBoundBlocks);
+    printf("certified: P / O <= %.2f + %.3f / %.1f = %.4f over the bound's %zu decided blocks\n", lambda,
+           gmax, omin, lambda + std::max(0.0, gmax) / omin, kBoundBlocks);
   // Each score alone: the least lambda (to 0.01) at which its W converges, its long-run ratio against O_lb.
   for (const auto& [name, sc] : {std::pair{"safe", G.safe}, std::pair{"plain", G.plain}}) {
     if (getenv("SWEEP") && std::string(name) == "plain") return 0;
@@ -368,17 +397,22 @@ int main(int argc, char** argv) {
       std::vector<bool> ne;
       bool cur = false;
       for (size_t i = 0; i < nb; ++i) {
-        if (t % 3 == 0) cur = rnd() % 2;
-        else if (t % 3 == 1) cur = rnd() % (1 + t % 7) == 0 ? !cur : cur;
-        else cur = rnd() % 10 < static_cast<uint64_t>(t % 10);
+        if (t % 3 == 0)
+          cur = rnd() % 2;
+        else if (t % 3 == 1)
+          cur = rnd() % (1 + t % 7) == 0 ? !cur : cur;
+        else
+          cur = rnd() % 10 < static_cast<uint64_t>(t % 10);
         const uint8_t sel = cur ? static_cast<uint8_t>(1 + rnd() % 16) : 0;
-        bl.push_back(BlockSummary{sel, static_cast<uint8_t>(std::min<int>(sel, sel ? 1 + rnd() % 4 : 0)), 16});
+        bl.push_back(
+            BlockSummary{sel, static_cast<uint8_t>(std::min<int>(sel, sel ? 1 + rnd() % 4 : 0)), 16});
         ne.push_back(cur);
       }
       const double a = two_entry_oracle(ne, c), b = oracle_cost(bl, m, f, o, 8192);
       bad += std::fabs(a - b) > 1e-9 * b;
     }
-    printf("the two-entry oracle against the suite's whole-menu oracle: %zu of %d inputs differ\n", bad, tries);
+    printf("the two-entry oracle against the suite's whole-menu oracle: %zu of %d inputs differ\n", bad,
+           tries);
     failed = failed || bad;
     const int L = int(env("CHECKL", 18));
     double worst = -1e300;
@@ -392,13 +426,14 @@ int main(int argc, char** argv) {
       }
       worst = std::max(worst, run_pilot(ne, G, c, ic, true) - lambda * oracle_cost(bl, m, f, o, 8192));
     }
-    printf("every input of %d blocks: P - lambda O at most %.4f ns (the certificate: %.4f)%s\n", L, worst, gmax,
-           worst <= gmax + 1e-9 ? "" : "  VIOLATED");
+    printf("every input of %d blocks: P - lambda O at most %.4f ns (the certificate: %.4f)%s\n", L, worst,
+           gmax, worst <= gmax + 1e-9 ? "" : "  VIOLATED");
     failed = failed || worst > gmax + 1e-9;
   }
 
-  // 4. Hill-climbs over the decided blocks: the ratio against the gated rule and against the plain score alone, and
-  // P - lambda O against the gated rule (the certificate's quantity: above g's bound would refute it).
+  // 4. Hill-climbs over the decided blocks: the ratio against the gated rule and against the plain score
+  // alone, and P - lambda O against the gated rule (the certificate's quantity: above g's bound would refute
+  // it).
   if (getenv("HUNT") || check) {
     const size_t N = size_t(env("HUNTN", 2048)), iters = size_t(env("HUNT", 20000));
     for (int goal = 0; goal < 3; ++goal) {
@@ -420,7 +455,11 @@ int main(int argc, char** argv) {
           const size_t a = rnd() % N, len = 1 + rnd() % (rnd() % 4 == 0 ? N : 40), per = 1 + rnd() % 30;
           const uint64_t kind = rnd() % 5, on = rnd() % (per + 1);
           for (size_t j = a; j < std::min(N, a + len); ++j)
-            t[j] = kind == 0 ? !t[j] : kind == 1 ? false : kind == 2 ? true : kind == 3 ? (j - a) % per < on : rnd() % 2;
+            t[j] = kind == 0   ? !t[j]
+                   : kind == 1 ? false
+                   : kind == 2 ? true
+                   : kind == 3 ? (j - a) % per < on
+                               : rnd() % 2;
           const double r = objective(t);
           if (r >= best) best = r, cur = t;
         }
@@ -428,13 +467,15 @@ int main(int argc, char** argv) {
       }
       failed = failed || (goal == 2 && overall > gmax + 1e-9);
       const char* what[] = {"P / O, gated", "P / O, the plain score alone", "P - lambda O (ns), gated"};
-      printf("hill-climb (%zu blocks, %zu steps, seeds 1-%g): %s %.4f%s\n", N, iters, env("HUNTSEEDS", 4), what[goal],
-             overall, goal == 2 ? (overall <= gmax + 1e-9 ? " (under the certificate's g)" : "  ABOVE THE CERTIFICATE") : "");
+      printf("hill-climb (%zu blocks, %zu steps, seeds 1-%g): %s %.4f%s\n", N, iters, env("HUNTSEEDS", 4),
+             what[goal], overall,
+             goal == 2 ? (overall <= gmax + 1e-9 ? " (under the certificate's g)" : "  ABOVE THE CERTIFICATE")
+                       : "");
     }
   }
 
-  // 5. Pattern files: their decided blocks, against the gated rule, the plain score alone and pilot_v6 as built (by
-  // the Scorer, and by this model's step: the two must agree).
+  // 5. Pattern files: their decided blocks, against the gated rule, the plain score alone and pilot_v6 as
+  // built (by the Scorer, and by this model's step: the two must agree).
   for (const std::string& file : files) {
     std::ifstream in(file);
     std::stringstream text;
@@ -454,11 +495,12 @@ int main(int argc, char** argv) {
     const double O = two_entry_oracle(ne, c);
     const Score v6 = Scorer(Kernel::pilot_v6, f, m).score(s);
     const double mine = run_pilot(ne, V, c, ic, false);
-    const bool agree = std::fabs(mine - v6.pilot_cost) <= 1e-9 * mine && std::fabs(O - v6.oracle_cost) <= 1e-9 * O;
+    const bool agree =
+        std::fabs(mine - v6.pilot_cost) <= 1e-9 * mine && std::fabs(O - v6.oracle_cost) <= 1e-9 * O;
     failed = failed || !agree;
-    printf("%s: gated %.4f, the plain score alone %.4f, v6 as built %.4f (the Scorer: %.4f)%s\n", file.c_str(),
-           run_pilot(ne, G, c, ic, true) / O, run_pilot(ne, Z, c, ic, false) / O, mine / O, v6.regret,
-           agree ? "" : "  THE MODEL AND THE SCORER DIFFER");
+    printf("%s: gated %.4f, the plain score alone %.4f, v6 as built %.4f (the Scorer: %.4f)%s\n",
+           file.c_str(), run_pilot(ne, G, c, ic, true) / O, run_pilot(ne, Z, c, ic, false) / O, mine / O,
+           v6.regret, agree ? "" : "  THE MODEL AND THE SCORER DIFFER");
   }
   if (failed) printf("FAILED: a check above did not hold\n");
   return failed ? 1 : 0;
