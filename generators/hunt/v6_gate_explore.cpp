@@ -25,20 +25,20 @@
 //
 // Checked here (each check fails the run, exit 1): the model's step, run as pilot_v6 is built, and its oracle
 // against the suite's Scorer on uniform data and on the pattern files given (to 1e-9); the two-entry oracle
-// against the suite's whole-menu oracle on structured random inputs; every input of CHECKL blocks against the
-// certificate; with --check, hill-climbs on P / O (the gated rule, the plain score alone) and on P - lambda O
-// (the gated rule: above the certificate's g refutes it). Not covered: the kernel, the decision reference,
-// the bound's program, the pilot's bookkeeping time (the model charges neither the score's nor the
-// potential's scalar work), any f but sqrt (no rule under 2.0 in the long run is known for sin35 to serve as
-// its safe score).
+// against the suite's whole-menu oracle on structured random inputs; every input of 1 .. CHECKL blocks
+// against the certificate; W(start) against an exact forward dynamic program over every input of up to DPL
+// blocks (the safe score alone); with --check, hill-climbs on P / O (the gated rule, the plain score alone)
+// and on the most P - lambda O after any block (the gated rule: above the certificate's g refutes it). Not
+// covered: the kernel, the decision reference, the bound's program, the pilot's bookkeeping time (the model
+// charges neither the score's nor the potential's scalar work), any f but sqrt (no rule under 2.0 in the long
+// run is known for sin35 to serve as its safe score).
 //
-//   build/x86/generators/maskapply_v6_gate_explore [--check [pattern files]]  # lambda 1.88, G1 20, G2 40,
-//   CAP 80
-// ctest runs it as generators_v6_gate_prototype_test (--check and pilot_v6's sqrt witness).
-// Knobs (environment): LAMBDA (in 1/100), G1 G2 CAP (ns), U (units per ns), P_SW P_TB P_TS P_SAMP P_S0 (the
-// plain score), S_SW S_TB S_TS S_SAMP S_S0 (the safe one), NOGATE=1 (uniform data: the plain score alone),
-// NOUNI=1, SWEEP=1 (only the safe score's long-run ratio), CHECKR (random inputs), CHECKL (blocks), HUNT
-// (steps), HUNTN, HUNTSEEDS, PATTERNS=file,file.
+// Run: build/x86/generators/maskapply_v6_gate_explore [--check [pattern files]]
+// (lambda 1.88, G1 20, G2 40, CAP 80 ns). ctest runs it as generators_v6_gate_prototype_test (--check and
+// pilot_v6's sqrt witness). Knobs (environment): LAMBDA (in 1/100), G1 G2 CAP (ns), U (units per ns), P_SW
+// P_TB P_TS P_SAMP P_S0 (the plain score), S_SW S_TB S_TS S_SAMP S_S0 (the safe one), NOGATE=1 (uniform data:
+// the plain score alone), NOUNI=1, SWEEP=1 (only the safe score's long-run ratio), CHECKR (random inputs),
+// CHECKL (blocks), DPL (blocks), HUNT (steps), HUNTN, HUNTSEEDS, PATTERNS=file,file.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -442,6 +442,54 @@ int main(int argc, char** argv) {
     printf("every input of 1 to %d blocks: P - lambda O at most %.4f ns (the certificate: %.4f)%s\n", L,
            worst, gmax, worst <= gmax + 1e-9 ? "" : "  VIOLATED");
     failed = failed || worst > gmax + 1e-9;
+  }
+
+  // 3b. The certificate's W by another road: the exact sup over every input of up to DPL blocks of P - lambda
+  // O for the safe score alone (a forward dynamic program over its states and the oracle's vector in doubles;
+  // at most W(start), which rounds against the pilot).
+  {
+    Gate Z = G;
+    Z.on = false;
+    struct Key {
+      St s;
+      ll d;  // the oracle's R - S, in 1e-6 ns
+      bool operator==(const Key& k) const { return s == k.s && d == k.d; }
+    };
+    struct KeyHash {
+      size_t operator()(const Key& k) const { return StHash()(k.s) ^ std::hash<ll>()(k.d); }
+    };
+    struct Val {
+      double v, R, S;
+    };
+    std::unordered_map<Key, Val, KeyHash> cur, next;
+    St s0 = start_state(ic);
+    s0.vr = s0.vs = 0;
+    cur[Key{s0, 0}] = Val{0, 0, c.M};
+    double sup = -1e300;
+    const int L = int(env("DPL", 1200));
+    for (int k = 0; k < L; ++k) {
+      next.clear();
+      for (const auto& [key, val] : cur)
+        for (bool x : {false, true}) {
+          St t = key.s;
+          const double p = step(t, x, Z, c, ic);
+          t.vr = t.vs = 0, t.g = 0;
+          TwoEntryOracle orc(c);
+          orc.R = val.R, orc.S = val.S;
+          const double base = orc.add(x, c), v = val.v + p - lambda * base;
+          sup = std::max(sup, v);
+          const Key nk{t, std::llround((orc.R - orc.S) * 1e6)};
+          const auto it = next.find(nk);
+          if (it == next.end() || it->second.v < v) next[nk] = Val{v, orc.R - base, orc.S - base};
+        }
+      std::swap(cur, next);
+    }
+    const bool ok = sup <= safe.w_start + 1e-9;
+    failed = failed || !ok;
+    printf(
+        "the safe score alone, every input of up to %d blocks: P - lambda O at most %.4f ns (W(start): "
+        "%.4f)%s\n",
+        L, sup, safe.w_start, ok ? "" : "  ABOVE W");
   }
 
   // 4. Hill-climbs over the decided blocks: the ratio against the gated rule and against the plain score
