@@ -27,11 +27,13 @@
 // against the suite's Scorer on uniform data and on the pattern files given (to 1e-9); the two-entry oracle
 // against the suite's whole-menu oracle on structured random inputs; every input of 1 .. CHECKL blocks
 // against the certificate; W(start) against an exact forward dynamic program over every input of up to DPL
-// blocks (the safe score alone); with --check, hill-climbs on P / O (the gated rule, the plain score alone)
-// and on the most P - lambda O after any block (the gated rule: above the certificate's g refutes it). Not
-// covered: the kernel, the decision reference, the bound's program, the pilot's bookkeeping time (the model
-// charges neither the score's nor the potential's scalar work), any f but sqrt (no rule under 2.0 in the long
-// run is known for sin35 to serve as its safe score).
+// blocks (the safe score alone); the gated rule's trace (gated_trace) costed by the Scorer against the
+// model's step; with --check, the suite's hunt against that trace (its best under the certificate, SUITEHUNT
+// = budget, SUITEHUNT_SEED) and hill-climbs on P / O (the gated rule, the plain score alone) and on the most
+// P - lambda O after any block (the gated rule: above the certificate's g refutes it). Not covered: the
+// kernel, the decision reference, the bound's program, the pilot's bookkeeping time (the model charges
+// neither the score's nor the potential's scalar work), any f but sqrt (no rule under 2.0 in the long run is
+// known for sin35 to serve as its safe score).
 //
 // Run: build/x86/generators/maskapply_v6_gate_explore [--check [pattern files]]
 // (lambda 1.88, G1 20, G2 40, CAP 80 ns). ctest runs it as generators_v6_gate_prototype_test (--check and
@@ -205,6 +207,50 @@ std::vector<bool> decided_blocks(const Summary& s) {
   return ne;
 }
 
+// The gated rule as the suite's Scorer sees a pilot: its trace (calibration tiles blended, then per decided
+// tile a blend_skip run from the tile's start or a switch, blend runs, and a blend_verified run per counted
+// block), so that the Scorer costs it, its oracle judges it and the hunt searches it. Costs to the model's
+// step: checked.
+void gated_trace(const Summary& sm, const PilotOptions& o, Trace& out, const Gate& G, const Costs& c,
+                 const ICosts& ic) {
+  out.clear();
+  const size_t n = sm.size(), region = std::min(n, o.calib_blocks * o.calib_len);
+  size_t index = 0;
+  const auto tile = [&](size_t b, size_t e, CountSource src) {
+    TileDecision d;
+    d.index = index++, d.begin = b, d.end = e, d.source = src;
+    out.tiles.push_back(d);
+  };
+  for (size_t i = 0; i < region; i += o.calib_len) {
+    tile(i, std::min(i + o.calib_len, region), CountSource::calibration);
+    out.runs.push_back(Run{i, std::min(i + o.calib_len, region), Strategy::blend});
+  }
+  St st = start_state(ic);
+  for (size_t i = region; i < n; i += o.tile) {
+    const size_t end = std::min(i + o.tile, n);
+    tile(i, end, CountSource::none);
+    size_t from = i;
+    Strategy running = Strategy::blend;
+    bool open = false;
+    const auto close = [&](size_t at) {
+      if (open && from < at) out.runs.push_back(Run{from, at, running});
+      open = false, from = at;
+    };
+    for (size_t b = i; b + 16 <= end; b += 16) {
+      const ScoreRule& sc = st.safe ? G.safe : G.plain;
+      const bool counted = !st.skip && st.pos % sc.samp == sc.samp - 1;
+      const Strategy now = st.skip   ? Strategy::blend_skip
+                           : counted ? Strategy::blend_verified
+                                     : Strategy::blend;
+      if (!open || now != running || now == Strategy::blend_verified) close(b), running = now, open = true;
+      step(st, !sm.blocks()[b / 16].empty(), G, c, ic);
+      if (now == Strategy::blend_verified) close(b + 16);
+    }
+    if (from < end)
+      out.runs.push_back(Run{from, end, open ? running : Strategy::blend});  // a short tail joins
+  }
+}
+
 struct Certificate {
   bool converged = false;
   double w_start = 0, w_max = 0, delta = 0;  // ns
@@ -335,6 +381,10 @@ int main(int argc, char** argv) {
       G.plain.sw, G.plain.tb, G.plain.ts, G.plain.samp, G.plain.s0, G.safe.sw, G.safe.tb, G.safe.ts,
       G.safe.samp, G.safe.s0, lambda, env("G1", 20), env("G2", 40), env("CAP", 80));
 
+  const Scorer::Simulate gated_sim = [&](const Summary& sm, const PilotOptions& po, Trace& t) {
+    gated_trace(sm, po, t, G, c, ic);
+  };
+  Scorer gated(gated_sim, Kernel::pilot_v6, f, m, o);
   // 1. Uniform data (generators_v6_test's): the model's v6 and oracle against the Scorer, then the gated
   // rule.
   if (!getenv("NOUNI")) {
@@ -355,13 +405,15 @@ int main(int argc, char** argv) {
         const double mine = run_pilot(ne, V, c, ic, false), orc = two_entry_oracle(ne, c);
         if (std::fabs(mine - v6.pilot_cost) > 1e-9 * mine || std::fabs(orc - v6.oracle_cost) > 1e-9 * orc)
           ++mismatches, failed = true;
-        const double r = run_pilot(ne, G, c, ic, G.on) / best;
+        const double P = run_pilot(ne, G, c, ic, G.on);
+        if (G.on && std::fabs(P - gated.score(s).pilot_cost) > 1e-9 * P) ++mismatches, failed = true;
+        const double r = P / best;
         if (r > worst) worst = r, at = d;
         worst6 = std::max(worst6, v6.pilot_cost / best);
       }
     printf(
         "uniform data, the best of v1-v4 = 1: %s %.4f (density %g), v6 as built %.4f; the model against the "
-        "Scorer: %zu of 34 differ\n",
+        "Scorer (v6 as built, the gated rule's trace): %zu of 34 differ\n",
         G.on ? "gated" : "the plain score alone", worst, at, worst6, mismatches);
   }
 
@@ -542,6 +594,35 @@ int main(int argc, char** argv) {
              goal == 2 ? (overall <= gmax + 1e-9 ? " (under the certificate's g)" : "  ABOVE THE CERTIFICATE")
                        : "");
     }
+  }
+
+  // 4b. The suite's hunt (threshold seeds, the adversary, the evolutionary search, shrinking: docs/hunt.md)
+  // against the gated rule's trace, over the hunt's n; its best find must lie under the certificate, and its
+  // trace cost must be the model's.
+  if (check || getenv("SUITEHUNT")) {
+    Evaluator ev(gated_sim, Kernel::pilot_v6, f, m, o, kHuntN);
+    HuntConfig hc;
+    hc.seed = uint64_t(env("SUITEHUNT_SEED", 1)), hc.budget = size_t(env("SUITEHUNT", 3000)), hc.seconds = 0;
+    const HuntResult hr = maskapply::gen::hunt::hunt(ev, hc);
+    const size_t decided = (kHuntN - kCalibBlocks * 16) / 16;
+    const double cert = lambda + std::max(0.0, gmax) / two_entry_oracle(std::vector<bool>(decided, false), c);
+    double best = 0, model = 0, scored = 0;
+    std::string mech;
+    for (const Find& fd : hr.finds)
+      if (fd.score.regret > best) {
+        best = fd.score.regret, mech = fd.score.mechanism.key();
+        Summary sm;
+        sm.assign(fd.pattern, kHuntN);
+        model = run_pilot(decided_blocks(sm), G, c, ic, true), scored = fd.score.pilot_cost;
+      }
+    const bool ok = best <= cert + 1e-9 && std::fabs(model - scored) <= 1e-9 * model;
+    failed = failed || !ok;
+    printf(
+        "the suite's hunt (seed %llu, budget %zu, %zu evaluations): best regret %.4f (%s), certified %.4f "
+        "over "
+        "its n%s\n",
+        (unsigned long long)hc.seed, hc.budget, hr.evaluations, best, mech.c_str(), cert,
+        ok ? "" : "  ABOVE THE CERTIFICATE OR THE MODEL AND THE SCORER DIFFER");
   }
 
   // 5. Pattern files: their decided blocks, against the gated rule, the plain score alone and pilot_v6 as
