@@ -85,11 +85,11 @@ struct Gate {
   bool on = true;
   bool v6_tiles = false;  // pilot_v6 as built instead: the score and `last` at 0 in every tile, no verdict at
                           // its last block
-  ll num = 195, den = 100;  // lambda = num / den
+  ll num = 188, den = 100;  // lambda = num / den
   ll G1 = 0, G2 = 0, cap = 0;
 };
 
-// The pilot's whole state; g is left out of the certificate's states (key()).
+// The pilot's whole state (the certificate's states are these with g at 0).
 struct St {
   bool skip = true;   // running blend_skip (else blend)
   bool prev = false;  // blend_skip: the run's block before was empty ("non-empty" at a run's start)
@@ -112,10 +112,10 @@ struct StHash {
     return h;
   }
 };
+// The oracle enters a blend_skip run for a misprediction (its first block is compared with "non-empty").
 St start_state(const ICosts& ic) {
   St s;
-  s.vs =
-      ic.oM;  // the oracle enters a blend_skip run for a misprediction (its first block against "non-empty")
+  s.vs = ic.oM;
   return s;
 }
 
