@@ -32,8 +32,9 @@
 // = budget, SUITEHUNT_SEED) and hill-climbs on P / O (the gated rule, the plain score alone) and on the most
 // P - lambda O after any block (the gated rule: above the certificate's g refutes it). Not covered: the
 // kernel, the decision reference, the bound's program, the pilot's bookkeeping time (the model charges
-// neither the score's nor the potential's scalar work), any f but sqrt (no rule under 2.0 in the long run is
-// known for sin35 to serve as its safe score).
+// neither the score's nor the potential's scalar work), any f but sqrt (for sin35 a per-block machine
+// certifies 1.996 over 36 tiles and could be the safe half, but its O_lb needs the whole menu's oracle:
+// docs/pilot_v6.md).
 //
 // Run: build/x86/generators/maskapply_v6_gate_explore [--check [pattern files]]
 // (lambda 1.88, G1 20, G2 40, CAP 80 ns). ctest runs it as generators_v6_gate_prototype_test (--check and
