@@ -90,6 +90,18 @@ struct Gate {
   ll G1 = 0, G2 = 0, cap = 0;
 };
 
+// The block oracle's two entries for sqrt: R (the last block non-empty, or empty in a detour run over empty
+// blocks: the same futures) and S (empty, in a blend_skip run), after one more block. A block not seen takes
+// the lesser of its two contents. S is worth at most M over R (R enters a run for M), so it is clamped to R +
+// M (exact). T is ll for the pilot's O_lb (in 1/U ns, costs rounded down) and double for the reference
+// oracle.
+template <class T>
+void oracle_step(T& R, T& S, bool seen, bool ne, T b, T e, T M, T c4) {
+  const T lo = std::min(R, S), r_ne = lo + b, r_e = lo + c4, s_e = std::min(S + e, R + e + M);
+  R = seen ? (ne ? r_ne : r_e) : std::min(r_ne, r_e);
+  S = std::min(seen && ne ? R + M : s_e, R + M);
+}
+
 // The pilot's whole state (the certificate's states are these with g at 0).
 struct St {
   bool skip = true;   // running blend_skip (else blend)
@@ -120,8 +132,6 @@ St start_state(const ICosts& ic) {
   return s;
 }
 
-constexpr ll kInf = ll{1} << 60;
-
 // One block (ne: it is non-empty). Returns what the pilot paid in ns; updates s.
 double step(St& s, bool ne, const Gate& G, const Costs& c, const ICosts& ic) {
   const ScoreRule& m = s.safe ? G.safe : G.plain;
@@ -142,13 +152,8 @@ double step(St& s, bool ne, const Gate& G, const Costs& c, const ICosts& ic) {
     cost = c.b + (seen ? c.V4 : 0);
     pint = ic.pb + (seen ? ic.pV4 : 0);
   }
-  // O_lb: R (the last block non-empty, or empty in a detour run over empty blocks: the same futures) and S
-  // (empty, in a blend_skip run). S is worth at most M over R (R enters a run for M), so it is clamped to R +
-  // M (exact).
-  const ll lo = std::min(s.vr, s.vs);
-  const ll r_ne = lo + ic.ob, r_e = lo + ic.oc4, s_e = std::min(s.vs + ic.oe, s.vr + ic.oe + ic.oM);
-  ll nr = seen ? (ne ? r_ne : r_e) : std::min(r_ne, r_e), ns = seen && ne ? kInf : s_e;
-  ns = std::min(ns, nr + ic.oM);
+  ll nr = s.vr, ns = s.vs;
+  oracle_step(nr, ns, seen, ne, ic.ob, ic.oe, ic.oM, ic.oc4);
   const ll base = std::min(nr, ns);
   s.vr = nr - base, s.vs = ns - base;
   s.g = std::max(s.g + G.den * pint - G.num * base, -G.cap);
@@ -187,11 +192,7 @@ struct TwoEntryOracle {
   double R = 0, S;
   explicit TwoEntryOracle(const Costs& c) : S(c.M) {}
   double add(bool ne, const Costs& c) {
-    const double lo = std::min(R, S);
-    if (ne)
-      R = lo + c.b, S = R + c.M;
-    else
-      S = std::min(S + c.e, R + c.e + c.M), R = lo + c.c4, S = std::min(S, R + c.M);
+    oracle_step(R, S, true, ne, c.b, c.e, c.M, c.c4);
     return std::min(R, S);
   }
 };
@@ -265,15 +266,12 @@ Certificate certify(const Gate& G, const ScoreRule& m, const Costs& c, const ICo
   // O_lb's vectors: every one reachable from the start through seen and unseen blocks.
   std::vector<std::pair<ll, ll>> vecs{{0, ic.oM}};
   for (size_t i = 0; i < vecs.size(); ++i)
-    for (int samp : {1, 1 << 30})
+    for (bool seen : {false, true})
       for (bool x : {false, true}) {
-        Gate Z = S;
-        Z.safe.samp = samp, Z.safe.ts = 1 << 30;
-        St t;
-        t.vr = vecs[i].first, t.vs = vecs[i].second, t.skip = false, t.pos = 0;
-        step(t, x, Z, c, ic);
-        if (std::find(vecs.begin(), vecs.end(), std::pair<ll, ll>{t.vr, t.vs}) == vecs.end())
-          vecs.push_back({t.vr, t.vs});
+        auto [r, v] = vecs[i];
+        oracle_step(r, v, seen, x, ic.ob, ic.oe, ic.oM, ic.oc4);
+        const std::pair<ll, ll> next{r - std::min(r, v), v - std::min(r, v)};
+        if (std::find(vecs.begin(), vecs.end(), next) == vecs.end()) vecs.push_back(next);
       }
   std::unordered_map<St, size_t, StHash> id;
   std::vector<St> states;
