@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "block.h"
+#include "score_gate.h"
 #include "trace.h"
 
 namespace maskapply {
@@ -141,16 +142,73 @@ size_t blend_verified(float* a, size_t n, F f, M mask, double d_max, size_t bloc
   return blend_verified(a, n, f, mask, d_max, blocks, bail, w);
 }
 
-// pilot_v6's switch score (d_max < 0; docs/pilot_v6.md): the constants of blend_switch_scored (their defaults are
-// PilotOptions' v6_score_*).
-struct SwitchScore {
-  size_t sw;        // what a switch adds to the score (an empty block takes 1 off)
-  size_t to_blend;  // blend_skip hands over to blend at this score
-  size_t to_skip;   // blend hands back to blend_skip at this score
-  size_t sample;    // blend counts one block in this many (the blocks sample - 1, 2 sample - 1, ... of [a, a+n))
-  // The score blend_skip starts from after blend: one switch short of blend again.
-  size_t probation() const { return to_blend > sw ? to_blend - sw : 0; }
-};
+namespace detail {
+
+// blend_switch_scored's loop, gated when `gate` is set (then `st` carries the gate and each block runs the score the
+// gate holds at its start; else `s` throughout).
+template <class F, class M, class W, class Report>
+bool blend_switch_span(float* a, size_t n, F f, M mask, const SwitchScore& s, const SwitchGate* gate, GateState* st,
+                       bool blend, W& w, Report& told) {
+  const auto report = [&](size_t begin, size_t end, Strategy strategy) {
+    if (begin < end) told(begin, end, strategy);
+  };
+  const auto score_now = [&]() -> const SwitchScore& { return gate ? (st->safe ? gate->safe : gate->plain) : s; };
+  const size_t body = block_floor(n), blocks = body / kBlock;
+  size_t sample = std::max<size_t>(1, score_now().sample);
+  size_t next_counted = sample - 1;  // the next block blend would count (a compare per block, not a division)
+  size_t score = 0, from = 0;  // the score; where the run being built began
+  bool prev_empty = false;     // blend_skip: the block before (at a run's start: "non-empty")
+  bool counted_empty = false;  // blend: the last counted block (or blend_skip's last; none: "non-empty")
+  const auto down = [](size_t x, size_t by) { return x > by ? x - by : 0; };
+  for (size_t g = 0; g < blocks; ++g) {
+    float* p = a + g * kBlock;
+    const SwitchScore& sc = score_now();
+    const bool blending = blend;  // the mode this block runs in
+    const Block b = load_block(p, mask);
+    const bool verdict = g + 1 < blocks, counted = g == next_counted;
+    if (counted) next_counted += sample;
+    bool seen = true, empty = false;  // for the gate: whether the block's emptiness was read, and what it was
+    int64_t paid = 0;                 // for the gate: what the block cost, in 1/kGateUnit ns
+    if (!blend) {
+      const bool before = prev_empty;
+      empty = skip_block(b, prev_empty, w);
+      if (!empty) blend_store(p, b, f, w);
+      if (gate) paid = (empty ? gate->c.pe : gate->c.pb) + (empty != before ? gate->c.pM : 0);
+      score = down(score + (empty != before ? sc.sw : 0), empty ? 1 : 0);
+      if (verdict && score >= sc.to_blend) {
+        report(from, (g + 1) * kBlock, Strategy::blend_skip);
+        blend = true, score = 0, counted_empty = empty, from = (g + 1) * kBlock;
+      }
+    } else if (counted) {
+      empty = !block_any(b);
+      w.work(Work::counted, 4);
+      blend_store(p, b, f, w);
+      if (gate) paid = gate->c.pb + gate->c.pV4;
+      report(from, g * kBlock, Strategy::blend);
+      report(g * kBlock, (g + 1) * kBlock, Strategy::blend_verified);
+      from = (g + 1) * kBlock;
+      score = down(score + (empty ? 1 : 0), empty != counted_empty ? sc.sw : 0);
+      counted_empty = empty;
+    } else {
+      blend_store(p, b, f, w);
+      seen = false;
+      if (gate) paid = gate->c.pb;
+    }
+    if (blending && counted && verdict && score >= sc.to_skip) {
+      report(from, (g + 1) * kBlock, Strategy::blend);
+      blend = false, score = sc.probation(), prev_empty = false, from = (g + 1) * kBlock;
+    }
+    if (gate && gate_block(*st, *gate, seen, !empty, paid)) {  // the other score from the next block, at 0
+      score = 0, sample = std::max<size_t>(1, score_now().sample);
+      next_counted = g + 1 + (sample - 1 - (g + 1) % sample);
+    }
+  }
+  blend_tail(a + body, n - body, f, mask, w);
+  report(from, n, blend ? Strategy::blend : Strategy::blend_skip);
+  return blend;
+}
+
+}  // namespace detail
 
 // blend_skip and blend over [a, a+n), starting in blend when `blend` is set, with a verdict after every whole
 // block but the last. In blend_skip (one run: each block compared with the one before it, the run's first with
@@ -159,57 +217,25 @@ struct SwitchScore {
 // index sample - 1 (mod sample) are counted; the score goes up by 1 when such a block is empty and down by s.sw when
 // its emptiness differs from the counted block's before it (the first compared with the last block blend_skip ran,
 // or at the start of [a, a+n) with "non-empty"), never below 0; at s.to_skip or more a new blend_skip run starts
-// at the next block with the score at s.probation(). The last n % 16 elements are finished by the mode they come
-// in. told(begin, end, strategy) is told every non-empty run in order: blend_skip, blend, and each counted block as
+// at the next block with the score at s.probation(). The last n % 16 elements are finished by blend. told(begin,
+// end, strategy) is told every non-empty run in order: blend_skip, blend, and each counted block as
 // blend_verified. Returns the mode it ends in (true: blend). Never reads or writes outside [a, a+n).
 template <class F, class M, class W, class Report>
 bool blend_switch_scored(float* a, size_t n, F f, M mask, const SwitchScore& s, bool blend, W&& w, Report&& told) {
-  const auto report = [&](size_t begin, size_t end, Strategy st) {
-    if (begin < end) told(begin, end, st);
-  };
-  const size_t body = detail::block_floor(n), blocks = body / detail::kBlock;
-  const size_t sample = std::max<size_t>(1, s.sample);
-  size_t next_counted = sample - 1;  // the next block blend would count (a compare per block, not a division)
-  size_t score = 0, from = 0;  // the score; where the run being built began
-  bool prev_empty = false;     // blend_skip: the block before (at a run's start: "non-empty")
-  bool counted_empty = false;  // blend: the last counted block (or blend_skip's last; none: "non-empty")
-  const auto down = [](size_t x, size_t by) { return x > by ? x - by : 0; };
-  for (size_t g = 0; g < blocks; ++g) {
-    float* p = a + g * detail::kBlock;
-    const detail::Block b = detail::load_block(p, mask);
-    const bool verdict = g + 1 < blocks, counted = g == next_counted;
-    if (counted) next_counted += sample;
-    if (!blend) {
-      const bool before = prev_empty;
-      const bool empty = detail::skip_block(b, prev_empty, w);
-      if (!empty) detail::blend_store(p, b, f, w);
-      score = down(score + (empty != before ? s.sw : 0), empty ? 1 : 0);
-      if (verdict && score >= s.to_blend) {
-        report(from, (g + 1) * detail::kBlock, Strategy::blend_skip);
-        blend = true, score = 0, counted_empty = empty, from = (g + 1) * detail::kBlock;
-      }
-      continue;
-    }
-    if (counted) {
-      const bool empty = !detail::block_any(b);
-      w.work(Work::counted, 4);
-      detail::blend_store(p, b, f, w);
-      report(from, g * detail::kBlock, Strategy::blend);
-      report(g * detail::kBlock, (g + 1) * detail::kBlock, Strategy::blend_verified);
-      from = (g + 1) * detail::kBlock;
-      score = down(score + (empty ? 1 : 0), empty != counted_empty ? s.sw : 0);
-      counted_empty = empty;
-    } else {
-      detail::blend_store(p, b, f, w);
-    }
-    if (verdict && score >= s.to_skip) {
-      report(from, (g + 1) * detail::kBlock, Strategy::blend);
-      blend = false, score = s.probation(), prev_empty = false, from = (g + 1) * detail::kBlock;
-    }
-  }
-  detail::blend_tail(a + body, n - body, f, mask, w);
-  report(from, n, blend ? Strategy::blend : Strategy::blend_skip);
-  return blend;
+  return detail::blend_switch_span(a, n, f, mask, s, nullptr, nullptr, blend, w, told);
+}
+
+// The same with a gate (score_gate.h): each block runs gate.safe or gate.plain as `st` holds at the block's start;
+// after the block (its mode switch included) st takes it: g += what the pilot paid (a blend_skip block: skipped or
+// blended, plus a misprediction when its emptiness differs from the block before in the run; a blend block: blended,
+// plus the count when counted) - lambda * what O_lb rose by (a blend block not counted: not seen). When the gate
+// switches score, the new score starts at 0 from the next block and counts the blocks at tile-relative index
+// sample - 1 (mod its sample) from there. The mode, and the block before each comparison, are unchanged. st goes on
+// across calls (tiles).
+template <class F, class M, class W, class Report>
+bool blend_switch_gated(float* a, size_t n, F f, M mask, const SwitchGate& gate, GateState& st, bool blend, W&& w,
+                        Report&& told) {
+  return detail::blend_switch_span(a, n, f, mask, gate.plain, &gate, &st, blend, w, told);
 }
 
 }  // namespace maskapply

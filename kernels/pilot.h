@@ -45,6 +45,7 @@ struct PilotOptions {
   double S = 0.1928;           // per register of a skipped empty block
   double K = 0.18;             // compact's bookkeeping per register
   double M = 3.0;              // one misprediction (a switch between empty and non-empty blocks)
+  double V = 0.02;             // blend_verified's count per register (pilot_v6's gate)
   double shrink = 0.5;         // weight of the other chunks' pairs in a chunk's estimate
   double kappa = 2.0;          // pseudo-pairs of independent placement in the switch-rate estimate
   double rho = 1.35;           // blend_skip on the menu when blend costs <= rho x compact on a one-element block
@@ -62,6 +63,18 @@ struct PilotOptions {
   size_t v6_score_blend = 17;
   size_t v6_score_skip = 6;
   size_t v6_score_sample = 4;
+  // d_max < 0 with v6_gate = 1: the gate (score_gate.h) runs the safe score (v6_safe_*: every blended block counted)
+  // while g = P - lambda O_lb >= -v6_gate_g1 ns and the score above once g <= -v6_gate_g2 ns, g clamped at
+  // -v6_gate_cap ns; lambda = v6_gate_lambda / 100. Its costs come from B, D, S, M, V, C and d_max.
+  size_t v6_gate = 0;
+  size_t v6_gate_lambda = 188;
+  size_t v6_gate_g1 = 20;
+  size_t v6_gate_g2 = 40;
+  size_t v6_gate_cap = 80;
+  size_t v6_safe_switch = 3;
+  size_t v6_safe_blend = 3;
+  size_t v6_safe_skip = 2;
+  size_t v6_safe_sample = 1;
   double v6_dense_cut = 0.07;  // a cheap f: compact_skip until a piece this dense (selected / length), then blend_skip
   size_t v6_dense_block = 8;   // a cheap f: the one-pass compact ends after a block this full, then blend_skip
   double v6_reg = 0.6;         // a dear f: the one-pass detour ends at a piece with fewer of its registers non-empty
@@ -103,6 +116,15 @@ struct PilotOptions {
       return "v6_score_blend, v6_score_skip and v6_score_sample must be positive";
     if (v6_score_blend > 1000 || v6_score_skip > 1000 || v6_score_switch > 1000)
       return "v6_score_switch, v6_score_blend and v6_score_skip must be at most 1000";
+    if (v6_gate > 1) return "v6_gate must be 0 (the switch score alone) or 1 (gated)";
+    if (v6_safe_blend == 0 || v6_safe_skip == 0 || v6_safe_sample == 0)
+      return "v6_safe_blend, v6_safe_skip and v6_safe_sample must be positive";
+    if (v6_safe_blend > 1000 || v6_safe_skip > 1000 || v6_safe_switch > 1000)
+      return "v6_safe_switch, v6_safe_blend and v6_safe_skip must be at most 1000";
+    if (v6_gate_lambda < 100 || v6_gate_lambda > 100000)
+      return "v6_gate_lambda must be in [100, 100000] (hundredths: lambda from 1 to 1000)";
+    if (!(v6_gate_g1 <= v6_gate_g2 && v6_gate_g2 <= v6_gate_cap && v6_gate_cap <= 1000000))
+      return "the gate needs v6_gate_g1 <= v6_gate_g2 <= v6_gate_cap <= 1000000 (ns)";
     if (v6_dear_probe == 0) return "v6_dear_probe must be positive";
     if (v6_cheap_probe == 0) return "v6_cheap_probe must be positive";
     if (v6_cs > 1) return "v6_cs must be 0 (the probe's table) or 1 (the compact score)";
@@ -120,8 +142,10 @@ struct PilotOptions {
     if (!(v6_reg > 0) || !std::isfinite(v6_reg))
       return "v6_reg must be finite and > 0 (an empty piece must end the one-pass detour)";
     if (d_max && std::isnan(*d_max)) return "d_max must not be NaN";
-    for (const double v : {C, S, K, M, shrink, kappa, rho})
-      if (!std::isfinite(v) || v < 0) return "C, S, K, M, shrink, kappa and rho must be finite and >= 0";
+    for (const double v : {C, S, K, M, V, shrink, kappa, rho})
+      if (!std::isfinite(v) || v < 0) return "C, S, K, M, V, shrink, kappa and rho must be finite and >= 0";
+    if (!(B < 1e6 && D < 1e6 && C < 1e6 && S < 1e6 && M < 1e6 && V < 1e6))
+      return "B, D, C, S, M and V must be below 1e6 ns (the gate's integer costs)";
     return {};
   }
 };
@@ -169,6 +193,16 @@ constexpr void for_each_option_field(Visit&& visit) {
   visit("v6_score_blend", &PilotOptions::v6_score_blend);
   visit("v6_score_skip", &PilotOptions::v6_score_skip);
   visit("v6_score_sample", &PilotOptions::v6_score_sample);
+  visit("v6_gate", &PilotOptions::v6_gate);
+  visit("v6_gate_lambda", &PilotOptions::v6_gate_lambda);
+  visit("v6_gate_g1", &PilotOptions::v6_gate_g1);
+  visit("v6_gate_g2", &PilotOptions::v6_gate_g2);
+  visit("v6_gate_cap", &PilotOptions::v6_gate_cap);
+  visit("v6_safe_switch", &PilotOptions::v6_safe_switch);
+  visit("v6_safe_blend", &PilotOptions::v6_safe_blend);
+  visit("v6_safe_skip", &PilotOptions::v6_safe_skip);
+  visit("v6_safe_sample", &PilotOptions::v6_safe_sample);
+  visit("V", &PilotOptions::V);
   visit("v6_dense_cut", &PilotOptions::v6_dense_cut);
   visit("v6_dense_block", &PilotOptions::v6_dense_block);
   visit("v6_reg", &PilotOptions::v6_reg);
@@ -396,10 +430,25 @@ class Pilot {
 
   // pilot_v6's tile when d_max < 0: blend_switch_scored over the tile with the options' score, starting in blend
   // when `blend` is set (the mode the tile before ended in), each run reported. Returns the mode it ends in.
+  // With v6_gate, blend_switch_gated with the options' two scores; the gate's state goes on from tile to tile
+  // (kept here: one per call of the pilot).
   bool switch_scored(Tile& t, bool blend) {
     const SwitchScore s{o_.v6_score_switch, o_.v6_score_blend, o_.v6_score_skip, o_.v6_score_sample};
-    return blend_switch_scored(a_ + t.begin(), t.size(), f_, mask_, s, blend, work(),
-                               [&](size_t b, size_t e, Strategy st) { report(t.begin() + b, t.begin() + e, st); });
+    const auto told = [&](size_t b, size_t e, Strategy st) { report(t.begin() + b, t.begin() + e, st); };
+    if (!o_.v6_gate) return blend_switch_scored(a_ + t.begin(), t.size(), f_, mask_, s, blend, work(), told);
+    if (!gate_) {
+      const SwitchScore safe{o_.v6_safe_switch, o_.v6_safe_blend, o_.v6_safe_skip, o_.v6_safe_sample};
+      const int64_t unit = kGateUnit * kGateDen;
+      gate_ = SwitchGate{s,
+                         safe,
+                         GateCosts::from(o_.B, o_.D, o_.S, o_.M, o_.V, o_.C, d_max_),
+                         static_cast<int64_t>(o_.v6_gate_lambda),
+                         static_cast<int64_t>(o_.v6_gate_g1) * unit,
+                         static_cast<int64_t>(o_.v6_gate_g2) * unit,
+                         static_cast<int64_t>(o_.v6_gate_cap) * unit};
+      gate_state_ = GateState::start(gate_->c);
+    }
+    return blend_switch_gated(a_ + t.begin(), t.size(), f_, mask_, *gate_, gate_state_, blend, work(), told);
   }
 
   // pilot_v6's tile for a cheap f with v6_cs: compact_blend_skip_scored over the tile with the options' score,
@@ -476,6 +525,8 @@ class Pilot {
   mutable NoWork none_;
   double d_max_ = 0;
   Thresholds th_{0, 0, 0};
+  std::optional<SwitchGate> gate_;  // pilot_v6's gate, from its first d_max < 0 tile on
+  GateState gate_state_;
 };
 
 // v3's table below hi: compact_skip under xlo, compact under lo, detour above. Returns the count.

@@ -365,7 +365,8 @@ int main(int argc, char** argv) {
   const double unit = static_cast<double>(U * G.den);
   G.G1 = static_cast<ll>(env("G1", 20) * unit), G.G2 = static_cast<ll>(env("G2", 40) * unit);
   G.cap = static_cast<ll>(env("CAP", 80) * unit);
-  G.on = !getenv("NOGATE");  // the plain score alone (G1 = G2 = CAP: the safe one alone)
+  G.on = !getenv("NOGATE");
+  G.v6_tiles = getenv("V6TILES") != nullptr;  // the plain score alone (G1 = G2 = CAP: the safe one alone)
   if (G.cap < G.G2 || G.G2 < G.G1 || G.plain.samp <= 0 || G.safe.samp <= 0 || kTileBlocks % G.plain.samp ||
       kTileBlocks % G.safe.samp) {
     fprintf(stderr, "maskapply_v6_gate_explore: need G1 <= G2 <= CAP and samples dividing 256\n");
