@@ -41,12 +41,13 @@
 //       1.5]), distrust (0..20)
 //   u8  d_max: < 12 picks {-1, -0.01, 0, 0.014, 0.1, 0.16, 0.5, 0.75, 0.9, 0.99, 1, 1.5}, else f64 in [-2, 2]
 //   u64 v5's probe seed, only when option flag bit 2 is set (else 0, the default)
-//   25 x u8 pilot_v6's options, only when option flag bit 3 is set and the pilot is pilot_v6 (else its defaults),
+//   34 x u8 pilot_v6's options, only when option flag bit 3 is set and the pilot is pilot_v6 (else its defaults),
 //       in this order: v6_pieces, v6_bail, v6_lo, v6_floor, v6_band, v6_score_switch, v6_dense_cut,
 //       v6_score_blend, v6_dense_block, v6_reg, v6_dear_floor, v6_dear_probe, v6_score_skip, v6_score_sample,
 //       v6_cheap_probe, v6_cs, v6_cs_empty, v6_cs_switch, v6_cs_block, v6_cs_reg, v6_cs_elem, v6_cs_to_skip,
-//       v6_cs_to_compact, v6_cs_sample, v6_cs_probation (the sixth and eighth were v6_skip_cut and v6_cut_pieces
-//       until 2026-12-06; the fifteenth since 2026-12-06, the last ten since 2026-12-07); each below 64 keeps the
+//       v6_cs_to_compact, v6_cs_sample, v6_cs_probation, v6_gate, v6_gate_lambda, v6_gate_g1, v6_gate_g2,
+//       v6_gate_cap, v6_safe_switch, v6_safe_blend, v6_safe_skip, v6_safe_sample (the sixth and eighth were v6_skip_cut and v6_cut_pieces
+//       until 2026-12-06; the fifteenth since 2026-12-06, the last nineteen since 2026-12-07); each below 64 keeps the
 //       default,
 //       else s - 64 = 0 .. 191 picks a value at and beyond its range's ends (consume_v6_options)
 //   u32 n (mod min(100000, calibration + 20 tiles) + 1; `pilots`: then mod 2049 when above 2048)
@@ -144,6 +145,17 @@ void consume_v6_options(FuzzedDataProvider& p, PilotOptions& o) {
   if (const int s = byte(); s >= 0) o.v6_cs_sample = 1 + static_cast<size_t>(s) % 17;
   if (const int s = byte(); s >= 0) o.v6_cs_probation = static_cast<size_t>(s) % (o.v6_cs_to_skip + 1);
   o.v6_cs_probation = std::min(o.v6_cs_probation, o.v6_cs_to_skip);  // validate() requires it
+  // The gate (d_max < 0): thresholds of a few ns, so that short inputs cross them both ways.
+  if (const int s = byte(); s >= 0) o.v6_gate = static_cast<size_t>(s) % 2;
+  if (const int s = byte(); s >= 0) o.v6_gate_lambda = 100 + static_cast<size_t>(s) * 5;
+  if (const int s = byte(); s >= 0) o.v6_gate_g1 = static_cast<size_t>(s) % 25;
+  if (const int s = byte(); s >= 0) o.v6_gate_g2 = o.v6_gate_g1 + static_cast<size_t>(s) % 25;
+  if (const int s = byte(); s >= 0) o.v6_gate_cap = std::max(o.v6_gate_g2, o.v6_gate_g1) + static_cast<size_t>(s) % 50;
+  o.v6_gate_g2 = std::max(o.v6_gate_g2, o.v6_gate_g1), o.v6_gate_cap = std::max(o.v6_gate_cap, o.v6_gate_g2);
+  if (const int s = byte(); s >= 0) o.v6_safe_switch = static_cast<size_t>(s) % 9;
+  if (const int s = byte(); s >= 0) o.v6_safe_blend = 1 + static_cast<size_t>(s) % 20;
+  if (const int s = byte(); s >= 0) o.v6_safe_skip = 1 + static_cast<size_t>(s) % 20;
+  if (const int s = byte(); s >= 0) o.v6_safe_sample = 1 + static_cast<size_t>(s) % 9;
 }
 
 }  // namespace

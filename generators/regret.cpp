@@ -18,6 +18,7 @@ PilotOptions model_options(const CostModel& m, Fn f, PilotOptions o) {
   o.d_max = m.d_max(f);
   o.B = m.B, o.D = m.D;
   o.C = m.C, o.S = m.S, o.K = m.K, o.M = m.M;  // pilot_v5's break-evens
+  o.V = m.V;                                    // pilot_v6's gate (with B, D, C, S, M)
   return o;
 }
 

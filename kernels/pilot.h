@@ -250,6 +250,19 @@ struct Thresholds {
   }
 };
 
+// pilot_v6's gate (score_gate.h) from the options and the calibrated d_max: the plain score (v6_score_*), the safe
+// one (v6_safe_*), the costs (B, D, S, M, V, C), lambda (v6_gate_lambda / 100) and the thresholds (ns).
+inline SwitchGate v6_gate_of(const PilotOptions& o, double d_max) {
+  const int64_t unit = kGateUnit * kGateDen;
+  return SwitchGate{SwitchScore{o.v6_score_switch, o.v6_score_blend, o.v6_score_skip, o.v6_score_sample},
+                    SwitchScore{o.v6_safe_switch, o.v6_safe_blend, o.v6_safe_skip, o.v6_safe_sample},
+                    GateCosts::from(o.B, o.D, o.S, o.M, o.V, o.C, d_max),
+                    static_cast<int64_t>(o.v6_gate_lambda),
+                    static_cast<int64_t>(o.v6_gate_g1) * unit,
+                    static_cast<int64_t>(o.v6_gate_g2) * unit,
+                    static_cast<int64_t>(o.v6_gate_cap) * unit};
+}
+
 // The article's calibration formula: a blend time of t ns per register gives T = t - B (at least 1e-9) and
 // d_max = 1 - (D - B) / T.
 inline double d_max_from_time(double ns_per_register, double B, double D) {
@@ -436,18 +449,7 @@ class Pilot {
     const SwitchScore s{o_.v6_score_switch, o_.v6_score_blend, o_.v6_score_skip, o_.v6_score_sample};
     const auto told = [&](size_t b, size_t e, Strategy st) { report(t.begin() + b, t.begin() + e, st); };
     if (!o_.v6_gate) return blend_switch_scored(a_ + t.begin(), t.size(), f_, mask_, s, blend, work(), told);
-    if (!gate_) {
-      const SwitchScore safe{o_.v6_safe_switch, o_.v6_safe_blend, o_.v6_safe_skip, o_.v6_safe_sample};
-      const int64_t unit = kGateUnit * kGateDen;
-      gate_ = SwitchGate{s,
-                         safe,
-                         GateCosts::from(o_.B, o_.D, o_.S, o_.M, o_.V, o_.C, d_max_),
-                         static_cast<int64_t>(o_.v6_gate_lambda),
-                         static_cast<int64_t>(o_.v6_gate_g1) * unit,
-                         static_cast<int64_t>(o_.v6_gate_g2) * unit,
-                         static_cast<int64_t>(o_.v6_gate_cap) * unit};
-      gate_state_ = GateState::start(gate_->c);
-    }
+    if (!gate_) gate_ = v6_gate_of(o_, d_max_), gate_state_ = GateState::start(gate_->c);
     return blend_switch_gated(a_ + t.begin(), t.size(), f_, mask_, *gate_, gate_state_, blend, work(), told);
   }
 

@@ -29,6 +29,11 @@ reference::Params reference_params(const PilotOptions& o) {
   q.v6_floor = o.v6_floor, q.v6_band = o.v6_band;
   q.v6_score_switch = o.v6_score_switch, q.v6_score_blend = o.v6_score_blend;
   q.v6_score_skip = o.v6_score_skip, q.v6_score_sample = o.v6_score_sample;
+  q.v6_gate = o.v6_gate, q.v6_gate_lambda = o.v6_gate_lambda;
+  q.v6_gate_g1 = o.v6_gate_g1, q.v6_gate_g2 = o.v6_gate_g2, q.v6_gate_cap = o.v6_gate_cap;
+  q.v6_safe_switch = o.v6_safe_switch, q.v6_safe_blend = o.v6_safe_blend;
+  q.v6_safe_skip = o.v6_safe_skip, q.v6_safe_sample = o.v6_safe_sample;
+  q.V = o.V;
   q.v6_dense_cut = o.v6_dense_cut;
   q.v6_dense_block = o.v6_dense_block;
   q.v6_reg = o.v6_reg, q.v6_dear_floor = o.v6_dear_floor, q.v6_dear_probe = o.v6_dear_probe;

@@ -96,50 +96,99 @@ class Decider {
   }
 
   // pilot_v6 when d_max < 0: no probe; blend_skip and blend with a verdict after each whole block of the tile but
-  // its last, on a score: in blend_skip +v6_score_switch when the block's emptiness differs from the block before
-  // in the run (a run's first block: from "non-empty"), then -1 if it is empty, never below 0, blend from the next
-  // block once the score reaches v6_score_blend (score 0); in blend the blocks whose index in the tile is
-  // v6_score_sample - 1 modulo v6_score_sample are counted (reported as blend_verified): +1 if empty, then
-  // -v6_score_switch if its emptiness differs from the counted one before (the first after blend_skip: from
-  // blend_skip's last block; the first of a tile that starts in blend: from "non-empty"), never below 0, a new
-  // blend_skip run from the next block once it reaches v6_score_skip, the score then
-  // v6_score_blend - v6_score_switch (0 if that is negative). Each tile starts in the mode the tile before ended in
-  // (the first decided one in blend_skip), its score at 0. A short tile's last size % 16 elements go with the mode.
+  // its last, on a score: in blend_skip +switch when the block's emptiness differs from the block before in the run
+  // (a run's first block: from "non-empty"), then -1 if it is empty, never below 0, blend from the next block once
+  // the score reaches `blend` (score 0); in blend the blocks whose index in the tile is sample - 1 modulo sample are
+  // counted (reported as blend_verified): +1 if empty, then -switch if its emptiness differs from the counted one
+  // before (the first after blend_skip: from blend_skip's last block; the first of a tile that starts in blend: from
+  // "non-empty"), never below 0, a new blend_skip run from the next block once it reaches `skip`, the score then
+  // blend - switch (0 if that is negative). The score is v6_score_* (switch, blend, skip, sample); with v6_gate,
+  // v6_safe_* while the gate is safe. Each tile starts in the mode the tile before ended in (the first decided one in
+  // blend_skip), its score at 0. A short tile's last size % 16 elements go with the mode.
+  //
+  // The gate, after each whole block (its mode switch included): g += 100 x what the pilot paid - lambda x what the
+  // least oracle cost rose by, then g = max(g, -cap); a safe gate turns plain when g <= -g2, a plain one safe when
+  // g >= -g1, and the score restarts at 0. What the pilot paid, in 1/64 ns rounded up: in blend_skip 4 S if empty
+  // else 4 (B + T), + M when the block's emptiness differs from the one before in the run; in blend 4 (B + T), + 4 V
+  // when counted (T = (D - B) / (1 - d_max)). The least oracle cost is min(r, s) over two entries, in 1/64 ns
+  // rounded down (b = 4 (B + T), e = 4 S, m = M, c = 4 C): r the least ending outside a skip run, s inside one
+  // (r = 0, s = m at the start); a block the pilot read (blend_skip, or counted) takes r' = min(r, s) + (b if
+  // non-empty else min(b, c)), s' = r' + m if non-empty else min(s + e, r + e + m, r' + m); one it did not read takes both
+  // contents' least: r' = min(r, s) + min(b, c), s' = min(s + e, r + e + m, r' + m). The gate starts safe, g = 0.
+  struct V6Gate {
+    bool on = false, safe = true;
+    long long g = 0, r = 0, s = 0;
+    long long pb = 0, pe = 0, pm = 0, pv = 0, ob = 0, oe = 0, om = 0, oc = 0, lambda = 0, g1 = 0, g2 = 0, cap = 0;
+  };
+  void v6_gate_start() {
+    V6Gate& q = v6_gate_;
+    q.on = true;
+    const double T = (p_.D - p_.B) / (1.0 - std::max(p_.d_max, -1e12)), b = 4 * (p_.B + T);
+    const auto up = [](double x) { return static_cast<long long>(std::ceil(x * 64)); };
+    const auto dn = [](double x) { return static_cast<long long>(std::floor(x * 64)); };
+    q.pb = up(b), q.pe = up(4 * p_.S), q.pm = up(p_.M), q.pv = up(4 * p_.V);
+    q.ob = dn(b), q.oe = dn(4 * p_.S), q.om = dn(p_.M), q.oc = dn(4 * p_.C);
+    q.lambda = static_cast<long long>(p_.v6_gate_lambda);
+    q.g1 = 6400 * static_cast<long long>(p_.v6_gate_g1), q.g2 = 6400 * static_cast<long long>(p_.v6_gate_g2);
+    q.cap = 6400 * static_cast<long long>(p_.v6_gate_cap);
+    q.s = q.om;
+  }
+  // Returns true when the gate switched.
+  bool v6_gate_block(bool read, bool empty, long long paid) {
+    V6Gate& q = v6_gate_;
+    const long long least = std::min(q.r, q.s);
+    const long long r = least + (read && !empty ? q.ob : std::min(q.ob, q.oc));
+    const long long s = read && !empty ? r + q.om : std::min({q.s + q.oe, q.r + q.oe + q.om, r + q.om});
+    const long long rose = std::min(r, s);
+    q.r = r - rose, q.s = s - rose;
+    q.g = std::max(q.g + 100 * paid - q.lambda * rose, -q.cap);
+    if (q.safe && q.g <= -q.g2) return q.safe = false, true;
+    if (!q.safe && q.g >= -q.g1) return q.safe = true, true;
+    return false;
+  }
   void v6_scored(TileDecision& d) {
+    if (p_.v6_gate && !v6_gate_.on) v6_gate_start();
     const size_t size = d.end - d.begin, whole = size / 16;
-    const long long sw = static_cast<long long>(p_.v6_score_switch);
-    const long long to_blend = static_cast<long long>(p_.v6_score_blend);
-    const long long to_skip = static_cast<long long>(p_.v6_score_skip);
-    const long long again = std::max(0LL, to_blend - sw);
     bool blending = v6_blending_;
     long long score = 0;
     bool last_empty = false;  // blend_skip: the block before in the run; blend: the last counted block
     size_t run_from = d.begin;
     for (size_t k = 0; k < whole; ++k) {
+      const bool safe = v6_gate_.on && v6_gate_.safe;
+      const long long sw = static_cast<long long>(safe ? p_.v6_safe_switch : p_.v6_score_switch);
+      const long long to_blend = static_cast<long long>(safe ? p_.v6_safe_blend : p_.v6_score_blend);
+      const long long to_skip = static_cast<long long>(safe ? p_.v6_safe_skip : p_.v6_score_skip);
+      const size_t sample = safe ? p_.v6_safe_sample : p_.v6_score_sample;
       const size_t b = d.begin + 16 * k;
       const bool empty = selected(b, b + 16) == 0;
+      const bool counted = blending && k % sample == sample - 1, read = !blending || counted;
+      long long paid = 0;
       if (!blending) {
+        paid = (empty ? v6_gate_.pe : v6_gate_.pb) + (empty != last_empty ? v6_gate_.pm : 0);
         if (empty != last_empty) score += sw;
         if (empty) score -= 1;
-      } else if (k % p_.v6_score_sample == p_.v6_score_sample - 1) {
+      } else if (counted) {
+        paid = v6_gate_.pb + v6_gate_.pv;
         emit(run_from, b, Strategy::blend);
         emit(b, b + 16, Strategy::blend_verified);
         run_from = b + 16;
         if (empty) score += 1;
         if (empty != last_empty) score -= sw;
       } else {
-        continue;  // a blend block that is not counted: nothing changes
+        paid = v6_gate_.pb;
       }
-      if (score < 0) score = 0;
-      last_empty = empty;
-      if (k + 1 == whole) break;
-      if (!blending && score >= to_blend) {
-        emit(run_from, b + 16, Strategy::blend_skip);
-        blending = true, score = 0, run_from = b + 16;  // last_empty: this block's, compared with the first counted
-      } else if (blending && score >= to_skip) {
-        emit(run_from, b + 16, Strategy::blend);
-        blending = false, score = again, last_empty = false, run_from = b + 16;
+      if (read) {
+        if (score < 0) score = 0;
+        last_empty = empty;
+        if (k + 1 < whole && !blending && score >= to_blend) {
+          emit(run_from, b + 16, Strategy::blend_skip);
+          blending = true, score = 0, run_from = b + 16;  // last_empty: this block's, compared with the first counted
+        } else if (k + 1 < whole && blending && score >= to_skip) {
+          emit(run_from, b + 16, Strategy::blend);
+          blending = false, score = std::max(0LL, to_blend - sw), last_empty = false, run_from = b + 16;
+        }
       }
+      if (v6_gate_.on && v6_gate_block(read, empty, paid)) score = 0;
     }
     emit(run_from, d.end, blending ? Strategy::blend : Strategy::blend_skip);
     v6_blending_ = blending;
@@ -530,6 +579,7 @@ class Decider {
   size_t distrust_ = 0;
   long long prev_ = 0;
   bool v6_blending_ = false;  // pilot_v6, d_max < 0: the mode the tile before ended in
+  V6Gate v6_gate_;            // ... and its gate (v6_gate)
   bool v6_skipping_ = false;  // pilot_v6, a cheap f with v6_cs: the mode the tile before ended in (true: blend_skip)
 };
 

@@ -100,6 +100,18 @@ inline constexpr size_t kScoreSwitch = 3;
 inline constexpr size_t kScoreBlend = 17;
 inline constexpr size_t kScoreSkip = 6;
 inline constexpr size_t kScoreSample = 4;
+// The gate of the switch score (0 = off): lambda in hundredths, the thresholds in ns, the safe score's constants, and
+// blend_verified's count per register (ns), the one cost the gate reads that pilot_v5's constants do not give.
+inline constexpr size_t kGate = 0;
+inline constexpr size_t kGateLambda = 188;
+inline constexpr size_t kGateG1 = 20;
+inline constexpr size_t kGateG2 = 40;
+inline constexpr size_t kGateCap = 80;
+inline constexpr size_t kSafeSwitch = 3;
+inline constexpr size_t kSafeBlend = 3;
+inline constexpr size_t kSafeSkip = 2;
+inline constexpr size_t kSafeSample = 1;
+inline constexpr double kV = 0.02;
 inline constexpr double kDenseCut = 0.07;
 inline constexpr size_t kDenseBlock = 8;
 inline constexpr size_t kDearProbe = 128;
@@ -147,6 +159,11 @@ struct Params {
   size_t v6_score_blend = v6::kScoreBlend;
   size_t v6_score_skip = v6::kScoreSkip;
   size_t v6_score_sample = v6::kScoreSample;
+  size_t v6_gate = v6::kGate, v6_gate_lambda = v6::kGateLambda;
+  size_t v6_gate_g1 = v6::kGateG1, v6_gate_g2 = v6::kGateG2, v6_gate_cap = v6::kGateCap;
+  size_t v6_safe_switch = v6::kSafeSwitch, v6_safe_blend = v6::kSafeBlend;
+  size_t v6_safe_skip = v6::kSafeSkip, v6_safe_sample = v6::kSafeSample;
+  double V = v6::kV;
   double v6_dense_cut = v6::kDenseCut;
   size_t v6_dense_block = v6::kDenseBlock;
   double v6_reg = v6::kReg;

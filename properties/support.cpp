@@ -469,6 +469,16 @@ rc::Gen<PilotOptions> pilot_options() {
         *rc::gen::weightedOneOf<size_t>({{3, rc::gen::just<size_t>(6)}, {2, rc::gen::inRange<size_t>(1, 41)}});
     o.v6_score_sample = *rc::gen::weightedOneOf<size_t>({{3, rc::gen::just<size_t>(4)}, {1, rc::gen::just<size_t>(1)},
                                                         {2, rc::gen::inRange<size_t>(1, 18)}});
+    // The gate (d_max < 0): on half the time; thresholds of a few ns, so that short inputs cross them both ways.
+    o.v6_gate = *rc::gen::element<size_t>(0, 1);
+    o.v6_gate_lambda = *rc::gen::weightedElement<size_t>({{3, 188}, {1, 100}, {1, 150}, {1, 300}, {1, 1000}});
+    o.v6_gate_g1 = *rc::gen::weightedElement<size_t>({{2, 20}, {2, 0}, {2, 1}, {1, 3}});
+    o.v6_gate_g2 = o.v6_gate_g1 + *rc::gen::weightedElement<size_t>({{2, 20}, {2, 0}, {2, 1}, {1, 5}});
+    o.v6_gate_cap = o.v6_gate_g2 + *rc::gen::weightedElement<size_t>({{2, 40}, {2, 0}, {2, 2}});
+    o.v6_safe_switch = *rc::gen::weightedOneOf<size_t>({{3, rc::gen::just<size_t>(3)}, {1, rc::gen::inRange<size_t>(0, 8)}});
+    o.v6_safe_blend = *rc::gen::weightedOneOf<size_t>({{3, rc::gen::just<size_t>(3)}, {1, rc::gen::inRange<size_t>(1, 20)}});
+    o.v6_safe_skip = *rc::gen::weightedOneOf<size_t>({{3, rc::gen::just<size_t>(2)}, {1, rc::gen::inRange<size_t>(1, 20)}});
+    o.v6_safe_sample = *rc::gen::weightedOneOf<size_t>({{3, rc::gen::just<size_t>(1)}, {1, rc::gen::inRange<size_t>(1, 9)}});
     o.v6_dense_cut = *rc::gen::weightedElement<double>({{4, 0.07}, {1, 0.0}, {1, 0.25}, {1, 1.0}, {1, 2.0}});
     o.v6_dense_block = *rc::gen::weightedOneOf<size_t>({{3, rc::gen::just<size_t>(8)}, {2, rc::gen::inRange<size_t>(0, 18)}});
     o.v6_reg = *rc::gen::weightedElement<double>({{4, 0.6}, {1, 0.01}, {1, 0.25}, {1, 1.0}, {1, 1.5}});

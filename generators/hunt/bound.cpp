@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "fast_pilot.h"
+#include "gate_bound.h"
 #include "regret.h"
 #include "search.h"
 
@@ -1384,6 +1385,41 @@ Pattern tile_pattern(const Setting& st, const std::vector<std::vector<Block>>& t
   return runs_pattern(bits, (bits.size() - st.region % bits.size()) % bits.size(), st.n);
 }
 
+// pilot_v6's gated switch score (v6_gate = 1 where pilot_v6 runs the switch score: hi < 0): certified by its
+// potential (gate_bound.h), not by the tile program.
+bool gated(const Rules& r) { return r.pilot == Kernel::pilot_v6 && r.hi < 0 && r.o.v6_gate == 1; }
+
+// The gate's bound: lambda + max(0, gmax + margin) / O_min (bound.h). The witness: the certificate's argmax path from
+// the start (the decided blocks from the first; non-empty blocks full, empty ones empty), cut at the decided blocks,
+// then filled with empty blocks or with the path repeated, whichever the Scorer scores higher.
+BoundResult gated_bound(Setting& st, Scorer& scorer, BoundResult r, double margin, double give_up_above, double t0) {
+  if (const std::string e = gate_model_unsupported(st.o, st.m, st.f); !e.empty())
+    throw std::invalid_argument("maskapply bound: " + e);
+  const GateCertificate c = certify_gate(st.o);
+  if (!c.converged) throw std::invalid_argument("maskapply bound: " + gate_options_unsupported(st.o));
+  r.lambda = static_cast<double>(st.o.v6_gate_lambda) / 100.0, r.f_at_lambda = c.gmax, r.iterations = 1;
+  Summary sum;
+  double best_r = -1;
+  for (const bool repeat : {false, true}) {
+    if (repeat && c.path.empty()) break;
+    std::vector<std::vector<Block>> tiles(st.tiles);
+    for (size_t t = 0, k = 0; t < st.tiles; ++t)
+      for (size_t j = 0; j < st.tile_blocks(t); ++j, ++k) {
+        const bool ne = k < c.path.size() ? c.path[k] : repeat && c.path[k % c.path.size()];
+        tiles[t].push_back(ne ? Block{16, 4} : Block{0, 0});
+      }
+    const Pattern p = witness_pattern(st, tiles);
+    sum.assign(p, st.n);
+    const double w = scorer.score(sum).regret;
+    if (w > best_r) best_r = w, r.pattern = p, r.tile_pattern = tile_pattern(st, tiles);
+  }
+  r.witness = best_r;
+  r.bound = (r.lambda + std::max(c.gmax + margin, 0.0) / r.o_min) * (1 + 1e-12);
+  if (best_r >= give_up_above) r.gave_up = true, r.bound = best_r;
+  r.seconds = cpu_seconds() - t0;
+  return r;
+}
+
 }  // namespace
 
 std::string bound_unsupported(Kernel pilot, const PilotOptions& given, size_t n) {
@@ -1395,6 +1431,9 @@ std::string bound_unsupported(Kernel pilot, const PilotOptions& given, size_t n)
   if (pilot < Kernel::pilot_v1 || pilot > Kernel::pilot_v6) return "not a pilot";
   if (const std::string e = o.validate(); !e.empty()) return e;
   if (!o.d_max) return "the options need an injected d_max";
+  // pilot_v6's gate: O_lb a lower bound under the options' costs, the safe score's W converging (gate_bound.h).
+  if (gated(Rules(pilot, o)))
+    if (const std::string e = gate_options_unsupported(o); !e.empty()) return e;
   const size_t region = std::min(n, o.calib_blocks * o.calib_len);
   if (region >= n) return "no decided tile (n within the calibration region)";
   if (o.tile % 16 || region % 16 || (n - region) % 16)
@@ -1416,6 +1455,10 @@ std::string bound_unsupported(Kernel pilot, const PilotOptions& given, size_t n)
 double bound_objective(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda) {
   if (const std::string e = bound_unsupported(pilot, o, n); !e.empty()) throw std::invalid_argument("maskapply bound: " + e);
   Setting st(pilot, f, m, o, n);
+  if (gated(st.rules))
+    throw std::invalid_argument(
+        "maskapply bound: pilot_v6's gated switch score (v6_gate = 1) is certified by its potential (gate_bound.h), "
+        "not by the bound's tile program: F(lambda) is not computed for it");
   return solve(st, lambda, false).F;
 }
 
@@ -1423,6 +1466,10 @@ double bound_objective_of(Kernel pilot, Fn f, const CostModel& m, const PilotOpt
                           const std::vector<std::pair<unsigned, unsigned>>& blocks) {
   if (const std::string e = bound_unsupported(pilot, o, n); !e.empty()) throw std::invalid_argument("maskapply bound: " + e);
   Setting st(pilot, f, m, o, n);
+  if (gated(st.rules))
+    throw std::invalid_argument(
+        "maskapply bound: pilot_v6's gated switch score (v6_gate = 1) is certified by its potential (gate_bound.h), "
+        "not by the bound's tile program: F(lambda) is not computed for it");
   if (blocks.size() != (n - st.region) / 16) throw std::invalid_argument("maskapply bound: one summary per decided block");
   std::vector<Block> forced;
   for (const auto& [a, ne] : blocks) forced.push_back(Block{static_cast<uint8_t>(a), static_cast<uint8_t>(ne)});
@@ -1447,6 +1494,12 @@ BoundResult regret_bound(Kernel pilot, Fn f, const CostModel& m, const PilotOpti
     big = std::max(big, std::max(t.full, t.empty) + 4 * t.nonempty_reg + 4 * t.expand_any + t.sw + t.group);
   }
   big += probe_cost(m, st.o.probe) / 16 + st.costs.M;
+  // pilot_v6's gate: P - lambda O <= gmax for every input (gate_bound.h), O >= o_min (every strategy's block costs
+  // the oracle at least min_block: Costs), the Scorer's sums in doubles within the same margin as the program's.
+  if (gated(st.rules)) {
+    const double lambda = static_cast<double>(st.o.v6_gate_lambda) / 100;
+    return gated_bound(st, scorer, r, 1e-9 * (1 + lambda) * decided_blocks * big, give_up_above, t0);
+  }
   double lambda = std::isfinite(start) && start > 0 ? start : 1.0;
   Pattern best;
   double best_r = -1;

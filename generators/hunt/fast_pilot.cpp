@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -184,6 +185,8 @@ struct Sim {
   // pilot_v6: the mode the tile before ended in; d_max < 0: blend (the first: blend_skip); a cheap f with v6_cs:
   // blend_skip (the first: compact).
   bool blending = false;
+  std::optional<SwitchGate> gate;  // pilot_v6 with v6_gate, d_max < 0: the gate, from its first tile on
+  GateState gate_state;
 
   void run(size_t b, size_t e, Strategy st) {
     if (b < e) out.runs.push_back(Run{b, e, st});
@@ -250,32 +253,43 @@ struct Sim {
     }
   }
   // pilot_v6's tile when d_max < 0 (docs/pilot_v6.md): blend_skip and blend on the switch score, a verdict after
-  // every whole block but the last, from the mode the tile before ended in (`blending`); in blend one block in
-  // v6_score_sample (tile-relative index sample - 1 mod sample) is counted, a blend_verified run of its own.
+  // every whole block but the last, from the mode the tile before ended in (`blending`); in blend one block in the
+  // score's sample (tile-relative index sample - 1 mod sample) is counted, a blend_verified run of its own. With
+  // v6_gate the score is the one the gate holds at the block's start, and the gate (kernels/score_gate.h: the
+  // pilot's own bookkeeping, whose switches the decision reference checks) takes each block after it.
   void switch_scored(TileDecision& d) {
-    const size_t blocks = (d.end - d.begin) / 16, sample = o.v6_score_sample, sw = o.v6_score_switch;
-    const size_t again = o.v6_score_blend > sw ? o.v6_score_blend - sw : 0;
+    const SwitchScore plain{o.v6_score_switch, o.v6_score_blend, o.v6_score_skip, o.v6_score_sample};
+    if (o.v6_gate && !gate) gate = v6_gate_of(o, dmax), gate_state = GateState::start(gate->c);
     const auto down = [](size_t x, size_t by) { return x > by ? x - by : 0; };
+    const size_t blocks = (d.end - d.begin) / 16;
     size_t score = 0, from = d.begin;
     bool last = false;  // blend_skip: the run's block before ("non-empty" first); blend: the last counted block
     for (size_t g = 0; g < blocks; ++g) {
+      const SwitchScore& sc = gate ? (gate_state.safe ? gate->safe : gate->plain) : plain;
       const size_t b = d.begin + 16 * g;
-      const bool empty = s.count(b, b + 16) == 0;
+      const bool empty = s.count(b, b + 16) == 0, counted = blending && g % sc.sample == sc.sample - 1;
+      const bool seen = !blending || counted;  // the gate: whether the block's emptiness was read
+      int64_t paid = 0;  // for the gate, in 1/kGateUnit ns
       if (!blending) {
-        score = down(score + (empty != last ? sw : 0), empty ? 1 : 0);
+        if (gate) paid = (empty ? gate->c.pe : gate->c.pb) + (empty != last ? gate->c.pM : 0);
+        score = down(score + (empty != last ? sc.sw : 0), empty ? 1 : 0);
         last = empty;
-        if (g + 1 < blocks && score >= o.v6_score_blend) {
+        if (g + 1 < blocks && score >= sc.to_blend) {
           run(from, b + 16, Strategy::blend_skip);
           blending = true, score = 0, from = b + 16;  // `last`: this block, for the first counted one
         }
-      } else if (g % sample == sample - 1) {
+      } else if (counted) {
+        if (gate) paid = gate->c.pb + gate->c.pV4;
         run(from, b, Strategy::blend);
         run(b, b + 16, Strategy::blend_verified);
         from = b + 16;
-        score = down(score + (empty ? 1 : 0), empty != last ? sw : 0);
+        score = down(score + (empty ? 1 : 0), empty != last ? sc.sw : 0);
         last = empty;
-        if (g + 1 < blocks && score >= o.v6_score_skip) blending = false, score = again, last = false;
+        if (g + 1 < blocks && score >= sc.to_skip) blending = false, score = sc.probation(), last = false;
+      } else if (gate) {
+        paid = gate->c.pb;
       }
+      if (gate && detail::gate_block(gate_state, *gate, seen, !empty, paid)) score = 0;
     }
     run(from, d.end, blending ? Strategy::blend : Strategy::blend_skip);
   }

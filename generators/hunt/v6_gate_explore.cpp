@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // A prototype for sqrt (docs/pilot_v6.md, "Rules tried", stop 60): pilot_v6's switch score gated by a
-// potential. Not a kernel: a block-level model of the rule, its certificate, and checks of both against the
-// suite's model.
+// potential, as pilot_v6 runs it with v6_gate = 1. Not a kernel: the bound's block-level model of the rule and its
+// certificate (gate_bound.h: the rule, O_lb and the potential argument are stated there, shared with the bound),
+// and checks of both against the suite's model.
 //
 // The rule. Two switch scores (v6's d_max < 0 branch: blend_skip <-> blend, one block in `samp` counted in
 // blend): the "plain" one (v6's defaults 3/17/6/4: 1.027 on uniform data, 2.258 in the long run against the
@@ -12,8 +13,8 @@
 // least the block oracle can have paid for what the pilot saw: a two-entry min-plus vector (the oracle's cost
 // so far ending outside / inside a blend_skip run), a block the pilot did not look at counted as empty. It
 // runs the safe score while g >= -G1 and goes back to the plain one once g <= -G2; g is clamped at -CAP from
-// below. Runs and tiles as pilot_v6's (a tile's blend_skip run is a new run); the score and the mode go on
-// across tiles.
+// below. Runs and tiles as pilot_v6's: a tile's blend_skip run is a new run, the score and `last` restart at 0
+// in every tile, no mode switch after a tile's last block; the mode and the gate go on across tiles.
 //
 // The certificate (a potential argument, not the bound's tile program). While the safe score runs, the
 // pilot's moves do not depend on g, so W(s) = the most g can still rise from the discrete state s over every
@@ -37,11 +38,13 @@
 // docs/pilot_v6.md).
 //
 // Run: build/x86/generators/maskapply_v6_gate_explore [--check [pattern files]]
-// (lambda 1.88, G1 20, G2 40, CAP 80 ns). ctest runs it as generators_v6_gate_prototype_test (--check and
-// pilot_v6's sqrt witness). Knobs (environment): LAMBDA (in 1/100), G1 G2 CAP (ns), U (units per ns), P_SW
-// P_TB P_TS P_SAMP P_S0 (the plain score), S_SW S_TB S_TS S_SAMP S_S0 (the safe one), NOGATE=1 (uniform data:
-// the plain score alone), NOUNI=1, SWEEP=1 (only the safe score's long-run ratio), CHECKR (random inputs),
-// CHECKL (blocks), DPL (blocks), HUNT (steps), HUNTN, HUNTSEEDS, PATTERNS=file,file.
+// (pilot_v6's gate options: lambda 1.88, G1 20, G2 40, CAP 80 ns; it prints "certified: P / O <= 1.88 + 2.237 /
+// 6715.4 = 1.8803 over the bound's 8704 decided blocks"). ctest runs it as generators_v6_gate_prototype_test
+// (--check and pilot_v6's sqrt witness). Knobs (environment, into the options): LAMBDA (v6_gate_lambda, in 1/100),
+// G1 G2 CAP (whole ns), P_SW P_TB P_TS P_SAMP (v6_score_*), S_SW S_TB S_TS S_SAMP (v6_safe_*), TILE (elements),
+// NOGATE=1 (uniform data: the plain score alone), NOUNI=1, SWEEP=1 (only the safe score's long-run ratio), CHECKR
+// (random inputs), CHECKL (blocks), DPL (blocks), HUNT (steps), HUNTN, HUNTSEEDS, PATTERNS=file,file. The
+// probation score is the kernel's (to_blend - sw); the units are the kernel's (1/64 ns).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -53,6 +56,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "gate_bound.h"
 #include "pattern.h"
 #include "regret.h"
 #include "search.h"
@@ -67,7 +71,6 @@ namespace {
 
 double env(const char* k, double d) { return getenv(k) ? atof(getenv(k)) : d; }
 
-constexpr size_t kTileBlocks = 256;             // the pilots' tile of 4096 floats
 constexpr size_t kUniformN = 8192 + 94 * 4096;  // generators_v6_test's uniform data
 constexpr size_t kCalibBlocks = 8192 / 16;      // the calibration region (not decided)
 // The decided blocks of the bound's and the hunt's n (36 tiles).
@@ -76,115 +79,18 @@ constexpr size_t kBoundBlocks = kHuntN / 16 - kCalibBlocks;
 struct Costs {  // sqrt under m5, ns per block of 16
   double b, e, M, V4, c4;
 };
-struct ICosts {  // the same in 1/U ns: the pilot's rounded up, the oracle's down
-  ll pb, pe, pM, pV4, ob, oe, oM, oc4;
-};
-struct ScoreRule {  // a switch score: v6_score_switch, _blend, _skip, _sample and the probation score
-  int sw, tb, ts, samp, s0;
-};
-struct Gate {
-  ScoreRule plain, safe;
-  bool on = true;
-  bool v6_tiles = false;  // pilot_v6 as built instead: the score and `last` at 0 in every tile, no verdict at
-                          // its last block
-  ll num = 188, den = 100;  // lambda = num / den
-  ll G1 = 0, G2 = 0, cap = 0;
-};
 
-// The block oracle's two entries for sqrt: R (the last block non-empty, or empty in a detour run over empty
-// blocks: the same futures) and S (empty, in a blend_skip run), after one more block. A block not seen takes
-// the lesser of its two contents. S is worth at most M over R (R enters a run for M), so it is clamped to R +
-// M (exact). T is ll for the pilot's O_lb (in 1/U ns, costs rounded down) and double for the reference
-// oracle.
-template <class T>
-void oracle_step(T& R, T& S, bool seen, bool ne, T b, T e, T M, T c4) {
-  const T lo = std::min(R, S), r_ne = lo + b, r_e = lo + c4, s_e = std::min(S + e, R + e + M);
-  R = seen ? (ne ? r_ne : r_e) : std::min(r_ne, r_e);
-  S = std::min(seen && ne ? R + M : s_e, R + M);
+// What a block the model's step ran costs in doubles (the Scorer's figure); ne: it is non-empty.
+double price(const GateBlock& k, bool ne, const Costs& c) {
+  if (k.skip) return (ne ? c.b : c.e) + (k.mispredicted ? c.M : 0);
+  return c.b + (k.counted ? c.V4 : 0);
 }
 
-// The pilot's whole state (the certificate's states are these with g at 0).
-struct St {
-  bool skip = true;   // running blend_skip (else blend)
-  bool prev = false;  // blend_skip: the run's block before was empty ("non-empty" at a run's start)
-  bool safe = true;   // which score; the pilot starts in the safe one (no slack yet)
-  int score = 0;
-  bool last = false;  // the score's last counted block was empty
-  int pos = 0;        // block index in the tile
-  ll vr = 0, vs = 0;  // O_lb's vector, relative to its minimum: outside / inside a blend_skip run
-  ll g = 0;           // P - lambda O_lb, in 1/(U den) ns
-  bool operator==(const St& o) const {
-    return skip == o.skip && prev == o.prev && safe == o.safe && score == o.score && last == o.last &&
-           pos == o.pos && vr == o.vr && vs == o.vs && g == o.g;
-  }
-};
-struct StHash {
-  size_t operator()(const St& s) const {
-    size_t h = s.skip | s.prev << 1 | s.safe << 2 | s.last << 3 | static_cast<size_t>(s.pos) << 4 |
-               static_cast<size_t>(s.score) << 14;
-    for (ll x : {s.vr, s.vs, s.g}) h ^= std::hash<ll>()(x) + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-    return h;
-  }
-};
-// The oracle enters a blend_skip run for a misprediction (its first block is compared with "non-empty").
-St start_state(const ICosts& ic) {
-  St s;
-  s.vs = ic.oM;
-  return s;
-}
-
-// One block (ne: it is non-empty). Returns what the pilot paid in ns; updates s.
-double step(St& s, bool ne, const Gate& G, const Costs& c, const ICosts& ic) {
-  const ScoreRule& m = s.safe ? G.safe : G.plain;
-  const bool empty = !ne;
-  if (s.pos == 0 && s.skip) s.prev = false;  // a tile's blend_skip run is a new run
-  if (s.pos == 0 && G.v6_tiles) s.score = 0, s.last = false;
-  const bool verdict = !G.v6_tiles || s.pos + 1 < static_cast<int>(kTileBlocks);
-  bool seen;
-  double cost;
-  ll pint;
-  if (s.skip) {
-    seen = true;
-    cost = (empty ? c.e : c.b) + (empty != s.prev ? c.M : 0);
-    pint = (empty ? ic.pe : ic.pb) + (empty != s.prev ? ic.pM : 0);
-    s.prev = empty;
-  } else {
-    seen = s.pos % m.samp == m.samp - 1;  // a blend_verified block
-    cost = c.b + (seen ? c.V4 : 0);
-    pint = ic.pb + (seen ? ic.pV4 : 0);
-  }
-  ll nr = s.vr, ns = s.vs;
-  oracle_step(nr, ns, seen, ne, ic.ob, ic.oe, ic.oM, ic.oc4);
-  const ll base = std::min(nr, ns);
-  s.vr = nr - base, s.vs = ns - base;
-  s.g = std::max(s.g + G.den * pint - G.num * base, -G.cap);
-  // The running score (v6's blend_switch_scored).
-  const auto down = [](int x, int by) { return x > by ? x - by : 0; };
-  if (s.skip) {
-    s.score = down(s.score + (empty != s.last ? m.sw : 0), empty ? 1 : 0);
-    s.last = empty;
-    if (verdict && s.score >= m.tb) s.skip = false, s.score = 0, s.prev = false;
-  } else if (seen) {
-    s.score = down(s.score + (empty ? 1 : 0), empty != s.last ? m.sw : 0);
-    s.last = empty;
-    if (verdict && s.score >= m.ts) s.skip = true, s.prev = false, s.score = m.s0, s.last = false;
-  }
-  s.pos = static_cast<int>((s.pos + 1) % kTileBlocks);
-  if (G.on) {  // the gate
-    if (!s.safe && s.g >= -G.G1)
-      s.safe = true, s.score = 0;
-    else if (s.safe && s.g <= -G.G2)
-      s.safe = false, s.score = 0;
-  }
-  return cost;
-}
-
-double run_pilot(const std::vector<bool>& ne, const Gate& G, const Costs& c, const ICosts& ic,
-                 bool start_safe) {
-  St s = start_state(ic);
+double run_pilot(const std::vector<bool>& ne, const GateRule& G, const Costs& c, bool start_safe) {
+  GateModelState s = GateModelState::start(G);
   s.safe = start_safe;
   double P = 0;
-  for (bool x : ne) P += step(s, x, G, c, ic);
+  for (bool x : ne) P += price(gate_step(s, x, G), x, c);
   return P;
 }
 
@@ -193,7 +99,7 @@ struct TwoEntryOracle {
   double R = 0, S;
   explicit TwoEntryOracle(const Costs& c) : S(c.M) {}
   double add(bool ne, const Costs& c) {
-    oracle_step(R, S, true, ne, c.b, c.e, c.M, c.c4);
+    gate_oracle_step<double>(R, S, true, ne, c.b, c.e, c.M, c.c4);
     return std::min(R, S);
   }
 };
@@ -214,8 +120,7 @@ std::vector<bool> decided_blocks(const Summary& s) {
 // tile a blend_skip run from the tile's start or a switch, blend runs, and a blend_verified run per counted
 // block), so that the Scorer costs it, its oracle judges it and the hunt searches it. Costs to the model's
 // step: checked.
-void gated_trace(const Summary& sm, const PilotOptions& o, Trace& out, const Gate& G, const Costs& c,
-                 const ICosts& ic) {
+void gated_trace(const Summary& sm, const PilotOptions& o, Trace& out, const GateRule& G) {
   out.clear();
   const size_t n = sm.size(), region = std::min(n, o.calib_blocks * o.calib_len);
   size_t index = 0;
@@ -228,7 +133,7 @@ void gated_trace(const Summary& sm, const PilotOptions& o, Trace& out, const Gat
     tile(i, std::min(i + o.calib_len, region), CountSource::calibration);
     out.runs.push_back(Run{i, std::min(i + o.calib_len, region), Strategy::blend});
   }
-  St st = start_state(ic);
+  GateModelState st = GateModelState::start(G);
   for (size_t i = region; i < n; i += o.tile) {
     const size_t end = std::min(i + o.tile, n);
     tile(i, end, CountSource::none);
@@ -240,93 +145,18 @@ void gated_trace(const Summary& sm, const PilotOptions& o, Trace& out, const Gat
       open = false, from = at;
     };
     for (size_t b = i; b + 16 <= end; b += 16) {
-      const ScoreRule& sc = st.safe ? G.safe : G.plain;
-      const bool counted = !st.skip && st.pos % sc.samp == sc.samp - 1;
+      const GateModelScore& sc = st.safe ? G.safe : G.plain;
+      const bool counted = !st.skip && st.pos % sc.sample == sc.sample - 1;
       const Strategy now = st.skip   ? Strategy::blend_skip
                            : counted ? Strategy::blend_verified
                                      : Strategy::blend;
       if (!open || now != running || now == Strategy::blend_verified) close(b), running = now, open = true;
-      step(st, !sm.blocks()[b / 16].empty(), G, c, ic);
+      gate_step(st, !sm.blocks()[b / 16].empty(), G);
       if (now == Strategy::blend_verified) close(b + 16);
     }
     if (from < end)
       out.runs.push_back(Run{from, end, open ? running : Strategy::blend});  // a short tail joins
   }
-}
-
-struct Certificate {
-  bool converged = false;
-  double w_start = 0, w_max = 0, delta = 0;  // ns
-  size_t states = 0, iterations = 0;
-};
-// W over score m's states (the gate off) from its start and from every state a switch can enter.
-Certificate certify(const Gate& G, const ScoreRule& m, const Costs& c, const ICosts& ic, size_t max_iter) {
-  Gate S = G;
-  S.on = false, S.safe = m;
-  const double unit = static_cast<double>(G.den) * env("U", 64);
-  // O_lb's vectors: every one reachable from the start through seen and unseen blocks.
-  std::vector<std::pair<ll, ll>> vecs{{0, ic.oM}};
-  for (size_t i = 0; i < vecs.size(); ++i)
-    for (bool seen : {false, true})
-      for (bool x : {false, true}) {
-        auto [r, v] = vecs[i];
-        oracle_step(r, v, seen, x, ic.ob, ic.oe, ic.oM, ic.oc4);
-        const std::pair<ll, ll> next{r - std::min(r, v), v - std::min(r, v)};
-        if (std::find(vecs.begin(), vecs.end(), next) == vecs.end()) vecs.push_back(next);
-      }
-  std::unordered_map<St, size_t, StHash> id;
-  std::vector<St> states;
-  const auto add = [&](St t) {
-    t.g = 0;
-    const auto [it, fresh] = id.emplace(t, states.size());
-    if (fresh) states.push_back(t);
-    return it->second;
-  };
-  const size_t start = add(start_state(ic));
-  for (bool sk : {false, true})
-    for (bool l : {false, true})
-      for (size_t pos = 0; pos < kTileBlocks; ++pos)
-        for (const auto& [vr, vs] : vecs) {
-          St t;
-          t.skip = sk, t.last = l, t.prev = sk && l, t.pos = static_cast<int>(pos), t.vr = vr, t.vs = vs;
-          add(t);
-        }
-  std::vector<std::array<std::pair<size_t, ll>, 2>> edges;
-  ll delta = 0;
-  for (size_t i = 0; i < states.size(); ++i) {
-    std::array<std::pair<size_t, ll>, 2> e;
-    for (int x = 0; x < 2; ++x) {
-      St t = states[i];
-      step(t, x, S, c, ic);
-      delta = std::max(delta, t.g);
-      e[x].second = t.g;
-      e[x].first = add(t);
-    }
-    edges.push_back(e);
-    for (int x = 0; x < 2; ++x) {  // the plain score's block from the same state, for delta
-      Gate P = S;
-      P.safe = G.plain;
-      St t = states[i];
-      step(t, x, P, c, ic);
-      delta = std::max(delta, t.g);
-    }
-  }
-  std::vector<ll> W(states.size(), 0);
-  Certificate out;
-  bool changed = true;
-  for (; changed && out.iterations < max_iter; ++out.iterations) {
-    changed = false;
-    for (size_t i = states.size(); i-- > 0;) {
-      ll w = 0;
-      for (const auto& [j, dg] : edges[i]) w = std::max(w, dg + W[j]);
-      if (w != W[i]) W[i] = w, changed = true;
-    }
-  }
-  out.converged = !changed, out.states = states.size();
-  out.w_start = static_cast<double>(W[start]) / unit;
-  out.w_max = static_cast<double>(*std::max_element(W.begin(), W.end())) / unit;
-  out.delta = static_cast<double>(delta) / unit;
-  return out;
 }
 
 }  // namespace
@@ -350,40 +180,42 @@ int main(int argc, char** argv) {
   bool failed = false;
   const CostModel m = CostModel::m5();
   const Fn f = Fn::sqrt;
-  const PilotOptions o = model_options(m, f);
-  const Costs c{4 * m.t_bsl(f), 4 * m.S, m.M, 4 * m.V, 4 * m.C};
-  const ll U = static_cast<ll>(env("U", 64));
-  const auto up = [&](double x) { return static_cast<ll>(std::ceil(x * U)); };
-  const auto dn = [&](double x) { return static_cast<ll>(std::floor(x * U)); };
-  const ICosts ic{up(c.b), up(c.e), up(c.M), up(c.V4), dn(c.b), dn(c.e), dn(c.M), dn(c.c4)};
-  Gate G;
-  G.plain = {int(env("P_SW", 3)), int(env("P_TB", 17)), int(env("P_TS", 6)), int(env("P_SAMP", 4)), 0};
-  G.plain.s0 = int(env("P_S0", G.plain.tb - G.plain.sw));
-  G.safe = {int(env("S_SW", 3)), int(env("S_TB", 3)), int(env("S_TS", 2)), int(env("S_SAMP", 1)),
-            int(env("S_S0", 0))};
-  G.num = static_cast<ll>(env("LAMBDA", 188)), G.den = 100;
-  const double unit = static_cast<double>(U * G.den);
-  G.G1 = static_cast<ll>(env("G1", 20) * unit), G.G2 = static_cast<ll>(env("G2", 40) * unit);
-  G.cap = static_cast<ll>(env("CAP", 80) * unit);
-  G.on = !getenv("NOGATE");
-  G.v6_tiles = getenv("V6TILES") != nullptr;  // the plain score alone (G1 = G2 = CAP: the safe one alone)
-  if (G.cap < G.G2 || G.G2 < G.G1 || G.plain.samp <= 0 || G.safe.samp <= 0 || kTileBlocks % G.plain.samp ||
-      kTileBlocks % G.safe.samp) {
-    fprintf(stderr, "maskapply_v6_gate_explore: need G1 <= G2 <= CAP and samples dividing 256\n");
+  // The options: the model's costs, pilot_v6's gate (v6_gate = 1) with the knobs above.
+  PilotOptions o = model_options(m, f);
+  const auto knob = [](const char* k, size_t& field) {
+    if (getenv(k)) field = static_cast<size_t>(atof(getenv(k)));
+  };
+  o.v6_gate = getenv("NOGATE") ? 0 : 1;  // the plain score alone
+  knob("LAMBDA", o.v6_gate_lambda), knob("G1", o.v6_gate_g1), knob("G2", o.v6_gate_g2), knob("CAP", o.v6_gate_cap);
+  knob("P_SW", o.v6_score_switch), knob("P_TB", o.v6_score_blend), knob("P_TS", o.v6_score_skip);
+  knob("P_SAMP", o.v6_score_sample);
+  knob("S_SW", o.v6_safe_switch), knob("S_TB", o.v6_safe_blend), knob("S_TS", o.v6_safe_skip);
+  knob("S_SAMP", o.v6_safe_sample), knob("TILE", o.tile);
+  if (const std::string e = o.validate(); !e.empty() || o.tile % 16) {
+    fprintf(stderr, "maskapply_v6_gate_explore: %s\n", e.empty() ? "TILE must be a multiple of 16" : e.c_str());
     return 2;
   }
-  const double lambda = static_cast<double>(G.num) / static_cast<double>(G.den);
+  const Costs c{4 * m.t_bsl(f), 4 * m.S, m.M, 4 * m.V, 4 * m.C};
+  const GateRule G = GateRule::from(o);
+  const GateRule built = GateRule::from(model_options(m, f));  // v6 as built: its defaults, ungated, tiles of 4096
+  if (const std::string e = gate_model_unsupported(o, m, f); !e.empty()) {
+    printf("the gate's costs: %s\n", e.c_str());
+    failed = true;
+  }
+  const double lambda = static_cast<double>(G.lambda) / 100.0;
   printf(
       "sqrt under m5, a block: blend %.4f, skipped %.4f, misprediction %.4f, counted +%.4f, detour (empty) "
       "%.4f ns\n",
       c.b, c.e, c.M, c.V4, c.c4);
   printf(
-      "plain score %d/%d/%d/%d (s0 %d), safe score %d/%d/%d/%d (s0 %d), lambda %.2f, G1 %g G2 %g CAP %g ns\n",
-      G.plain.sw, G.plain.tb, G.plain.ts, G.plain.samp, G.plain.s0, G.safe.sw, G.safe.tb, G.safe.ts,
-      G.safe.samp, G.safe.s0, lambda, env("G1", 20), env("G2", 40), env("CAP", 80));
+      "plain score %d/%d/%d/%d (probation %d), safe score %d/%d/%d/%d (probation %d), lambda %.2f, G1 %zu G2 %zu "
+      "CAP %zu ns, tiles of %d blocks\n",
+      G.plain.sw, G.plain.to_blend, G.plain.to_skip, G.plain.sample, G.plain.probation(), G.safe.sw,
+      G.safe.to_blend, G.safe.to_skip, G.safe.sample, G.safe.probation(), lambda, o.v6_gate_g1, o.v6_gate_g2,
+      o.v6_gate_cap, G.tile_blocks);
 
   const Scorer::Simulate gated_sim = [&](const Summary& sm, const PilotOptions& po, Trace& t) {
-    gated_trace(sm, po, t, G, c, ic);
+    gated_trace(sm, po, t, G);
   };
   Scorer gated(gated_sim, Kernel::pilot_v6, f, m, o);
   // 1. Uniform data (generators_v6_test's): the model's v6 and oracle against the Scorer, then the gated
@@ -401,13 +233,11 @@ int main(int argc, char** argv) {
           if (k < Kernel::pilot_v5) best = std::min(best, Scorer(k, f, m).score(s).pilot_cost);
         const Score v6 = Scorer(Kernel::pilot_v6, f, m).score(s);
         const std::vector<bool> ne = decided_blocks(s);
-        Gate V = G;  // the plain score with v6's defaults and its tiles: v6 as built, by this model's step
-        V.on = false, V.v6_tiles = true, V.plain = ScoreRule{3, 17, 6, 4, 14};
-        const double mine = run_pilot(ne, V, c, ic, false), orc = two_entry_oracle(ne, c);
+        const double mine = run_pilot(ne, built, c, false), orc = two_entry_oracle(ne, c);
         if (std::fabs(mine - v6.pilot_cost) > 1e-9 * mine || std::fabs(orc - v6.oracle_cost) > 1e-9 * orc)
           ++mismatches, failed = true;
-        const double P = run_pilot(ne, G, c, ic, G.on);
-        if (G.on && std::fabs(P - gated.score(s).pilot_cost) > 1e-9 * P) ++mismatches, failed = true;
+        const double P = run_pilot(ne, G, c, G.gated);
+        if (G.gated && std::fabs(P - gated.score(s).pilot_cost) > 1e-9 * P) ++mismatches, failed = true;
         const double r = P / best;
         if (r > worst) worst = r, at = d;
         worst6 = std::max(worst6, v6.pilot_cost / best);
@@ -415,15 +245,15 @@ int main(int argc, char** argv) {
     printf(
         "uniform data, the best of v1-v4 = 1: %s %.4f (density %g), v6 as built %.4f; the model against the "
         "Scorer (v6 as built, the gated rule's trace): %zu of 34 differ\n",
-        G.on ? "gated" : "the plain score alone", worst, at, worst6, mismatches);
+        G.gated ? "gated" : "the plain score alone", worst, at, worst6, mismatches);
   }
 
-  if (!G.on)
+  if (!G.gated)
     return failed ? 1 : 0;  // NOGATE: the plain score alone has no certificate here (its long run: 2.258)
 
   // 2. The certificate (SWEEP=1: only each score's long-run ratio below).
-  const Certificate safe = certify(G, G.safe, c, ic, getenv("SWEEP") ? 1 : 200000);
-  const double gmax = std::max(safe.w_start, -env("G1", 20) + safe.delta + safe.w_max);
+  const GateCertificate safe = certify_score(G, G.safe, getenv("SWEEP") ? 1 : 200000);
+  const double gmax = safe.gmax;
   failed = failed || !safe.converged;
   const double omin = two_entry_oracle(std::vector<bool>(kBoundBlocks, false), c);
   const double certified = lambda + std::max(0.0, gmax) / omin;
@@ -441,9 +271,9 @@ int main(int argc, char** argv) {
     if (getenv("SWEEP") && std::string(name) == "plain") return 0;
     double lo = 1.0, hi = 3.0;
     for (int it = 0; it < 8; ++it) {
-      Gate Z = G;
-      Z.num = static_cast<ll>(std::round((lo + hi) / 2 * 100));
-      (certify(Z, sc, c, ic, 4000).converged ? hi : lo) = (lo + hi) / 2;
+      GateRule Z = G;
+      Z.lambda = static_cast<ll>(std::round((lo + hi) / 2 * 100));
+      (certify_score(Z, sc, 4000).converged ? hi : lo) = (lo + hi) / 2;
     }
     printf("the %s score alone: W converges from lambda %.3f (not at %.3f)\n", name, hi, lo);
   }
@@ -490,7 +320,7 @@ int main(int argc, char** argv) {
           ne.push_back(v);
           bl.push_back(BlockSummary{uint8_t(v), uint8_t(v), 16});
         }
-        worst = std::max(worst, run_pilot(ne, G, c, ic, true) - lambda * oracle_cost(bl, m, f, o, 8192));
+        worst = std::max(worst, run_pilot(ne, G, c, true) - lambda * oracle_cost(bl, m, f, o, 8192));
       }
     printf("every input of 1 to %d blocks: P - lambda O at most %.4f ns (the certificate: %.4f)%s\n", L,
            worst, gmax, worst <= gmax + 1e-9 ? "" : "  VIOLATED");
@@ -501,21 +331,21 @@ int main(int argc, char** argv) {
   // O for the safe score alone (a forward dynamic program over its states and the oracle's vector in doubles;
   // at most W(start), which rounds against the pilot).
   {
-    Gate Z = G;
-    Z.on = false;
+    GateRule Z = G;
+    Z.gated = false;
     struct Key {
-      St s;
+      GateModelState s;
       ll d;  // the oracle's R - S, in 1e-6 ns
       bool operator==(const Key& k) const { return s == k.s && d == k.d; }
     };
     struct KeyHash {
-      size_t operator()(const Key& k) const { return StHash()(k.s) ^ std::hash<ll>()(k.d); }
+      size_t operator()(const Key& k) const { return k.s.hash() ^ std::hash<ll>()(k.d); }
     };
     struct Val {
       double v, R, S;
     };
     std::unordered_map<Key, Val, KeyHash> cur, next;
-    St s0 = start_state(ic);
+    GateModelState s0 = GateModelState::start(G);
     s0.vr = s0.vs = 0;
     cur[Key{s0, 0}] = Val{0, 0, c.M};
     double sup = -1e300;
@@ -524,8 +354,8 @@ int main(int argc, char** argv) {
       next.clear();
       for (const auto& [key, val] : cur)
         for (bool x : {false, true}) {
-          St t = key.s;
-          const double p = step(t, x, Z, c, ic);
+          GateModelState t = key.s;
+          const double p = price(gate_step(t, x, Z), x, c);
           t.vr = t.vs = 0, t.g = 0;
           TwoEntryOracle orc(c);
           orc.R = val.R, orc.S = val.S;
@@ -551,16 +381,16 @@ int main(int argc, char** argv) {
   if (getenv("HUNT") || check) {
     const size_t N = size_t(env("HUNTN", 2048)), iters = size_t(env("HUNT", 20000));
     for (int goal = 0; goal < 3; ++goal) {
-      Gate Z = G;
-      Z.on = goal != 1;
+      GateRule Z = G;
+      Z.gated = goal != 1;
       const auto objective = [&](const std::vector<bool>& ne) {
-        if (goal != 2) return run_pilot(ne, Z, c, ic, Z.on) / two_entry_oracle(ne, c);
+        if (goal != 2) return run_pilot(ne, Z, c, Z.gated) / two_entry_oracle(ne, c);
         // The most P - lambda O over the input's prefixes.
-        St st = start_state(ic);
+        GateModelState st = GateModelState::start(G);
         TwoEntryOracle orc(c);
         double P = 0, most = -1e300;
         for (bool x : ne) {
-          P += step(st, x, Z, c, ic);
+          P += price(gate_step(st, x, Z), x, c);
           most = std::max(most, P - lambda * orc.add(x, c));
         }
         return most;
@@ -612,7 +442,7 @@ int main(int argc, char** argv) {
         best = fd.score.regret, mech = fd.score.mechanism.key();
         Summary sm;
         sm.assign(fd.pattern, kHuntN);
-        model = run_pilot(decided_blocks(sm), G, c, ic, true), scored = fd.score.pilot_cost;
+        model = run_pilot(decided_blocks(sm), G, c, true), scored = fd.score.pilot_cost;
       }
     const bool ok = best <= certified + 1e-9 && std::fabs(model - scored) <= 1e-9 * model;
     failed = failed || !ok;
@@ -639,17 +469,16 @@ int main(int argc, char** argv) {
     Summary s;
     s.assign(p.pattern(), p.pattern().length);
     const std::vector<bool> ne = decided_blocks(s);
-    Gate Z = G, V = G;
-    Z.on = false;
-    V.on = false, V.v6_tiles = true, V.plain = ScoreRule{3, 17, 6, 4, 14};
+    GateRule Z = G;  // the plain score alone
+    Z.gated = false;
     const double O = two_entry_oracle(ne, c);
     const Score v6 = Scorer(Kernel::pilot_v6, f, m).score(s);
-    const double mine = run_pilot(ne, V, c, ic, false);
+    const double mine = run_pilot(ne, built, c, false);
     const bool agree =
         std::fabs(mine - v6.pilot_cost) <= 1e-9 * mine && std::fabs(O - v6.oracle_cost) <= 1e-9 * O;
     failed = failed || !agree;
     printf("%s: gated %.4f, the plain score alone %.4f, v6 as built %.4f (the Scorer: %.4f)%s\n",
-           file.c_str(), run_pilot(ne, G, c, ic, true) / O, run_pilot(ne, Z, c, ic, false) / O, mine / O,
+           file.c_str(), run_pilot(ne, G, c, true) / O, run_pilot(ne, Z, c, false) / O, mine / O,
            v6.regret, agree ? "" : "  THE MODEL AND THE SCORER DIFFER");
   }
   if (failed) printf("FAILED: a check above did not hold\n");

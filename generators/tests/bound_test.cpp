@@ -10,11 +10,15 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <limits>
 
 #include "bound.h"
 #include "emulation.h"
 #include "fast_pilot.h"
+#include "gate_bound.h"
+#include "regret.h"
+#include "search.h"
 
 namespace maskapply::gen::hunt {
 namespace {
@@ -254,6 +258,173 @@ TEST(Bound, modelsEachSequencesPilotAndOracleCostAsTheScorerDoes) {
       ASSERT_NEAR(q, sc.oracle_cost, 1e-9 * sc.oracle_cost) << c.name << ", sequence" << at;
     }
   }
+}
+
+// pilot_v6's gate (v6_gate = 1, d_max < 0: gate_bound.h). The options: the model's, the gate on, tiles of `tile`.
+PilotOptions gate_options(const CostModel& m, Fn f, size_t tile = 4096) {
+  PilotOptions o = model_options(m, f);
+  o.v6_gate = 1, o.tile = tile;
+  return o;
+}
+
+// What the gate model's block costs in ns as the Scorer charges it (cost_model.h's blend_skip, blend and
+// blend_verified per block).
+double gate_price(const GateBlock& k, bool ne, const CostModel& m, Fn f) {
+  if (k.skip) return (ne ? 4 * m.t_bsl(f) : 4 * m.S) + (k.mispredicted ? m.M : 0);
+  return 4 * m.t_bsl(f) + (k.counted ? 4 * m.V : 0);
+}
+
+TEST(Bound, certifiesPilotV6sGatedSqrtAtThePrototypesFigure) {
+  const CostModel m = CostModel::m5();
+  const PilotOptions o = gate_options(m, Fn::sqrt);
+  ASSERT_EQ(bound_unsupported(Kernel::pilot_v6, o, kHuntN), "");
+  const BoundResult b = regret_bound(Kernel::pilot_v6, Fn::sqrt, m, o, kHuntN);
+  const GateCertificate c = certify_gate(o);
+  std::printf("gated sqrt, tiles of 4096, n %zu: bound %.6f (W(start) %.4f, max W %.4f, delta %.4f, g <= %.4f ns, %zu "
+              "states, %zu iterations, O_min %.1f), witness %.6f, %.2f s\n",
+              kHuntN, b.bound, c.w_start, c.w_max, c.delta, c.gmax, c.states, c.iterations, b.o_min, b.witness,
+              b.seconds);
+  EXPECT_NEAR(b.bound, 1.8803, 1e-4);  // maskapply_v6_gate_explore's "certified: ... = 1.8803"
+  EXPECT_EQ(b.lambda, 1.88);
+  EXPECT_EQ(b.f_at_lambda, c.gmax);
+  EXPECT_NEAR(c.gmax, 2.2369, 1e-4);
+  EXPECT_FALSE(b.gave_up);
+  // The witness: the Scorer's regret of its pattern, under the bound; the certificate's path reaches W(start).
+  Summary s;
+  s.assign(b.pattern, kHuntN);
+  EXPECT_EQ(Scorer(Kernel::pilot_v6, Fn::sqrt, m, o).score(s).regret, b.witness);
+  EXPECT_LE(b.witness, b.bound);
+  EXPECT_GT(b.witness, 1.0);
+  GateRule r = GateRule::from(o);
+  GateModelState st = GateModelState::start(r);
+  r.gated = false;  // the safe score alone, as the certificate runs it
+  int64_t most = 0;
+  for (bool x : c.path) gate_step(st, x, r), most = std::max(most, st.g);
+  EXPECT_EQ(static_cast<double>(most) / 6400, c.w_start);
+}
+
+TEST(Bound, certifiesTheGateWithTilesOf1024AndAShortLastTile) {
+  const CostModel m = CostModel::m5();
+  for (const auto& [tile, n] : {std::pair<size_t, size_t>{1024, kHuntN}, std::pair<size_t, size_t>{1024, kHuntN + 512},
+                                std::pair<size_t, size_t>{4096, kHuntN + 1024}}) {
+    const PilotOptions o = gate_options(m, Fn::sqrt, tile);
+    ASSERT_EQ(bound_unsupported(Kernel::pilot_v6, o, n), "") << tile << " " << n;
+    const BoundResult b = regret_bound(Kernel::pilot_v6, Fn::sqrt, m, o, n);
+    const GateCertificate c = certify_gate(o);
+    std::printf("gated sqrt, tiles of %zu, n %zu: bound %.6f (g <= %.4f ns, %zu states, %zu iterations), witness "
+                "%.6f, %.2f s\n",
+                tile, n, b.bound, c.gmax, c.states, c.iterations, b.witness, b.seconds);
+    EXPECT_TRUE(c.converged);
+    EXPECT_GT(b.bound, 1.88);
+    EXPECT_LT(b.bound, 1.89);
+    EXPECT_LE(b.witness, b.bound);
+    EXPECT_EQ(b.pattern.length, n);
+  }
+}
+
+// The certificate against the suite's oracle, independently of the bound's O_lb: for every input of up to 14 blocks
+// (tiles of 1024 and 4096: the safe score does not converge at lambda 1.88 in tiles of 512 or less; every prefix), the gate model's P (priced as the Scorer prices it) - lambda x oracle_cost is at
+// most the certificate's g. A wrong O_lb (an unseen block counted as non-empty, a misprediction the oracle does not
+// pay) or a wrong W shows here.
+TEST(Bound, gatesPotentialIsAtMostItsCertificateOnEveryShortInput) {
+  const CostModel m = CostModel::m5();
+  for (const size_t tile : {1024, 4096}) {
+    const PilotOptions o = gate_options(m, Fn::sqrt, tile);
+    const GateRule r = GateRule::from(o);
+    const GateCertificate c = certify_gate(o);
+    ASSERT_TRUE(c.converged);
+    const double lambda = static_cast<double>(o.v6_gate_lambda) / 100;
+    const size_t L = under_emulation() ? 10 : 14;
+    double most = -1e300;
+    std::vector<BlockSummary> bl(L);
+    for (uint32_t bits = 0; bits < (1u << L); ++bits) {
+      GateModelState st = GateModelState::start(r);
+      double P = 0;
+      for (size_t i = 0; i < L; ++i) {
+        const bool ne = bits >> i & 1;
+        bl[i] = BlockSummary{static_cast<uint8_t>(ne ? 16 : 0), static_cast<uint8_t>(ne ? 4 : 0), 16};
+        P += gate_price(gate_step(st, ne, r), ne, m, Fn::sqrt);
+        most = std::max(most, P - lambda * oracle_cost(std::span(bl.data(), i + 1), m, Fn::sqrt, o, 8192));
+      }
+    }
+    std::printf("tiles of %zu: every input of up to %zu blocks: P - lambda O at most %.4f ns, the certificate %.4f\n",
+                tile, L, most, c.gmax);
+    EXPECT_LE(most, c.gmax + 1e-9) << "tiles of " << tile;
+    EXPECT_GE(most, c.gmax - 0.1) << "tiles of " << tile << ": the certificate's binding case is short";
+  }
+}
+
+// The bound's gate model (gate_bound.h) against the Scorer's pilot_v6 with v6_gate = 1 (fast_pilot.cpp, the kernel's
+// rule): the pilot's cost of each input to rounding. Inputs built to move g both ways: long empty stretches (g to
+// -cap, the plain score) and switch-heavy ones (g back up, the safe score), across tiles and a short last one.
+TEST(Bound, gateModelCostsEveryInputAsTheScorerDoes) {
+  const CostModel m = CostModel::m5();
+  for (const auto& [tile, n] : {std::pair<size_t, size_t>{4096, kHuntN}, std::pair<size_t, size_t>{1024, kHuntN + 512}}) {
+    const PilotOptions o = gate_options(m, Fn::sqrt, tile);
+    const GateRule r = GateRule::from(o);
+    Scorer scorer(Kernel::pilot_v6, Fn::sqrt, m, o);
+    const size_t region = o.calib_blocks * o.calib_len, blocks = (n - region) / 16;
+    std::vector<uint8_t> sel(n, 0);
+    Summary s;
+    for (uint64_t k = 0; k < (under_emulation() ? 8u : 40u); ++k) {
+      std::vector<bool> ne(blocks);
+      bool cur = false;
+      for (size_t b = 0; b < blocks; ++b) {
+        const uint64_t x = mix(k, b / 64, n);  // stretches of 64 blocks: quiet (empty), alternating, random
+        const uint64_t y = mix(k, b, n + 1);
+        cur = x % 3 == 0 ? false : x % 3 == 1 ? (b % (1 + x / 3 % 3) == 0 ? !cur : cur) : y % 2 == 1;
+        ne[b] = cur;
+        std::fill(sel.begin() + static_cast<std::ptrdiff_t>(region + 16 * b),
+                  sel.begin() + static_cast<std::ptrdiff_t>(region + 16 * b + 16), cur ? 1 : 0);
+      }
+      s.assign(sel);
+      GateModelState st = GateModelState::start(r);
+      double P = 0;
+      for (size_t b = 0; b < blocks; ++b) P += gate_price(gate_step(st, ne[b], r), ne[b], m, Fn::sqrt);
+      ASSERT_NEAR(scorer.score(s).pilot_cost, P, 1e-9 * P) << "tiles of " << tile << ", input " << k;
+    }
+  }
+}
+
+TEST(Bound, refusesTheGateWhereItsCertificateWouldNotHold) {
+  const CostModel m = CostModel::m5();
+  const auto has = [](const std::string& s, const char* part) { return s.find(part) != std::string::npos; };
+  // bits_inc under m5: blend on an empty block (1.28 ns) is cheaper than a detour over it (1.5648 ns); O_lb charges
+  // the lesser, so its oracle stays a lower bound (it charged the detour until the helper's review found it).
+  EXPECT_EQ(gate_oracle_unsupported(m, Fn::bits_inc), "");
+  EXPECT_EQ(gate_oracle_unsupported(m, Fn::sqrt), "");
+  // A model where compact's non-empty block (4 (C + K) + E) is cheaper than blend's.
+  CostModel cheap = m;
+  cheap.C = 0.05, cheap.K = 0;
+  const std::string compact = gate_oracle_unsupported(cheap, Fn::sqrt);
+  EXPECT_TRUE(has(compact, "compact costs one")) << compact;
+  EXPECT_TRUE(has(bound_unsupported(Kernel::pilot_v6, gate_options(cheap, Fn::sqrt), kHuntN), "compact costs one"));
+  // lambda 1.80: below the safe score's long-run 1.836.
+  PilotOptions low = gate_options(m, Fn::sqrt);
+  low.v6_gate_lambda = 180;
+  EXPECT_TRUE(has(bound_unsupported(Kernel::pilot_v6, low, kHuntN), "loses more than lambda")) << "lambda 1.80";
+  EXPECT_FALSE(certify_gate(low, 4000).converged);
+  // The options' costs must dominate the model's: a pilot's count below the model's 4 V, an oracle's detour above
+  // its 4 C. bound_unsupported does not see the model: regret_bound refuses.
+  for (const auto& [what, change] : std::vector<std::pair<const char*, std::function<void(PilotOptions&)>>>{
+           {"the pilot's a count", [](PilotOptions& o) { o.V = 0.01; }},
+           {"the oracle's a detoured empty block", [](PilotOptions& o) { o.C = 0.42; }},
+           {"the pilot's a skipped block", [](PilotOptions& o) { o.S = 0.19; }}}) {
+    PilotOptions o = gate_options(m, Fn::sqrt);
+    change(o);
+    try {
+      regret_bound(Kernel::pilot_v6, Fn::sqrt, m, o, kHuntN);
+      ADD_FAILURE() << what << ": not refused";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_TRUE(has(e.what(), "do not dominate") && has(e.what(), what)) << e.what();
+    }
+  }
+  // F(lambda) is the tile program's: not computed for the gate.
+  EXPECT_THROW(bound_objective(Kernel::pilot_v6, Fn::sqrt, m, gate_options(m, Fn::sqrt), kHuntN, 1.9),
+               std::invalid_argument);
+  // The gate off, or d_max >= 0 (pilot_v6 does not run the switch score): the tile program as before.
+  EXPECT_EQ(bound_unsupported(Kernel::pilot_v6, model_options(m, Fn::bits_inc), kHuntN), "");
+  EXPECT_EQ(bound_unsupported(Kernel::pilot_v6, gate_options(m, Fn::sin35), kHuntN), "");
 }
 
 TEST(Bound, refusesWhatItDoesNotCover) {

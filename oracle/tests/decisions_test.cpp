@@ -84,6 +84,16 @@ TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
   EXPECT_EQ(o.v6_cs_to_compact, 64u);
   EXPECT_EQ(o.v6_cs_sample, 4u);
   EXPECT_EQ(o.v6_cs_probation, 88u);
+  EXPECT_EQ(o.v6_gate, 0u);
+  EXPECT_EQ(o.v6_gate_lambda, 188u);
+  EXPECT_EQ(o.v6_gate_g1, 20u);
+  EXPECT_EQ(o.v6_gate_g2, 40u);
+  EXPECT_EQ(o.v6_gate_cap, 80u);
+  EXPECT_EQ(o.v6_safe_switch, 3u);
+  EXPECT_EQ(o.v6_safe_blend, 3u);
+  EXPECT_EQ(o.v6_safe_skip, 2u);
+  EXPECT_EQ(o.v6_safe_sample, 1u);
+  EXPECT_EQ(o.V, 0.02);
   EXPECT_EQ(p.v6_pieces, o.v6_pieces);
   EXPECT_EQ(p.v6_bail, o.v6_bail);
   EXPECT_EQ(p.v6_lo, o.v6_lo);
@@ -109,6 +119,16 @@ TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
   EXPECT_EQ(p.v6_cs_to_compact, o.v6_cs_to_compact);
   EXPECT_EQ(p.v6_cs_sample, o.v6_cs_sample);
   EXPECT_EQ(p.v6_cs_probation, o.v6_cs_probation);
+  EXPECT_EQ(p.v6_gate, o.v6_gate);
+  EXPECT_EQ(p.v6_gate_lambda, o.v6_gate_lambda);
+  EXPECT_EQ(p.v6_gate_g1, o.v6_gate_g1);
+  EXPECT_EQ(p.v6_gate_g2, o.v6_gate_g2);
+  EXPECT_EQ(p.v6_gate_cap, o.v6_gate_cap);
+  EXPECT_EQ(p.v6_safe_switch, o.v6_safe_switch);
+  EXPECT_EQ(p.v6_safe_blend, o.v6_safe_blend);
+  EXPECT_EQ(p.v6_safe_skip, o.v6_safe_skip);
+  EXPECT_EQ(p.v6_safe_sample, o.v6_safe_sample);
+  EXPECT_EQ(p.V, o.V);
 }
 
 struct Hand {
@@ -673,6 +693,40 @@ TEST(Decisions, V6WithoutAProbeGoesBetweenBlendSkipAndBlendOnTheSwitchScoreAndCa
       {296, {0, 2, 9}, with(c_runs, {{256, 272, S::blend}, {272, 288, S::blend_verified}, {288, 296, S::blend}})},
   };
   expect_unprobed_runs(o, rows);
+}
+
+TEST(Decisions, V6sGateChangesTheSwitchScoresRunsAndTheKernelTakesEverySwitchTheReferenceDoes) {
+  // d_max < 0 (sqrt's under m5: its gate costs are the ones docs/pilot_v6.md works with), the gate on with small
+  // thresholds so that short inputs cross them both ways; the runs of blocks in stretches of 1 to 40 (sparse,
+  // dense, alternating). The kernel's trace must equal the reference's on every input; and the gate must act: on
+  // some inputs the gated trace differs from the same options without the gate, and from those with only the
+  // safe score (g1 = g2 = cap = 1000000 ns: never plain).
+  uint64_t x = 88172645463325252ull;
+  const auto rnd = [&]() { return x ^= x << 13, x ^= x >> 7, x ^= x << 17, x; };
+  for (const size_t lambda : {188u, 120u, 300u}) {
+    PilotOptions o = small();
+    o.tile = 512, o.probe = 64, o.d_max = -2.3189;
+    o.v6_gate = 1, o.v6_gate_lambda = lambda, o.v6_gate_g1 = 1, o.v6_gate_g2 = 3, o.v6_gate_cap = 6;
+    PilotOptions plain = o, safe = o;
+    plain.v6_gate = 0;
+    safe.v6_gate_g1 = safe.v6_gate_g2 = safe.v6_gate_cap = 1000000;
+    size_t differs_plain = 0, differs_safe = 0;
+    for (int t = 0; t < 60; ++t) {
+      const size_t n = 16 * (1 + rnd() % 200) + (t % 4 == 0 ? rnd() % 16 : 0);
+      std::vector<uint8_t> sel(n, 0);
+      bool on = rnd() % 2;
+      for (size_t b = 0; b * 16 < n; ++b) {
+        if (rnd() % (1 + t % 40) == 0) on = !on;
+        if (on) sel[std::min(n - 1, 16 * b + rnd() % 16)] = 1;
+      }
+      const Trace got = kernel_trace(Kernel::pilot_v6, sel, o);
+      EXPECT_EQ(compare(decide(Pilot::v6, sel, params(o)), got), "") << "lambda " << lambda << ", input " << t;
+      differs_plain += got.runs != kernel_trace(Kernel::pilot_v6, sel, plain).runs;
+      differs_safe += got.runs != kernel_trace(Kernel::pilot_v6, sel, safe).runs;
+    }
+    EXPECT_GT(differs_plain, 2u) << "lambda " << lambda;
+    EXPECT_GT(differs_safe, 2u) << "lambda " << lambda;
+  }
 }
 
 TEST(Decisions, V6RunsACheapFsTileOnTheCompactScoreCuttingEachCountedBlockOutAndCarriesItsModeToTheNextTile) {

@@ -120,9 +120,10 @@ TEST(CaseFile, CarriesEveryOptionFieldAtAValueNoDefaultHas) {
   for_each_option_field([&](const char* name, auto PilotOptions::*p) {
     ++fields;
     c.options.*p = c.options.*p + (std::is_floating_point_v<option_field_t<decltype(p)>> ? 0.001 * fields : 1);
-    if (std::string_view(name) == "v6_cs") c.options.*p = 0;  // a switch: 0 or 1
+    if (std::string_view(name) == "v6_cs" || std::string_view(name) == "v6_gate")  // a switch: 0 or 1
+      c.options.*p = PilotOptions{}.*p ? 0 : 1;
   });
-  EXPECT_EQ(fields, 44u);
+  EXPECT_EQ(fields, 54u);
   const CaseParse r = parse_case(to_text(c));
   ASSERT_TRUE(r.value) << r.error << "\n" << to_text(c);
   const PilotOptions defaults;
