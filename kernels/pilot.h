@@ -66,7 +66,7 @@ struct PilotOptions {
   // d_max < 0 with v6_gate = 1: the gate (score_gate.h) runs the safe score (v6_safe_*: every blended block counted)
   // while g = P - lambda O_lb >= -v6_gate_g1 ns and the score above once g <= -v6_gate_g2 ns, g clamped at
   // -v6_gate_cap ns; lambda = v6_gate_lambda / 100. Its costs come from B, D, S, M, V, C and d_max.
-  size_t v6_gate = 0;
+  size_t v6_gate = 1;
   size_t v6_gate_lambda = 188;
   size_t v6_gate_g1 = 20;
   size_t v6_gate_g2 = 40;

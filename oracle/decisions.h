@@ -100,9 +100,9 @@ inline constexpr size_t kScoreSwitch = 3;
 inline constexpr size_t kScoreBlend = 17;
 inline constexpr size_t kScoreSkip = 6;
 inline constexpr size_t kScoreSample = 4;
-// The gate of the switch score (0 = off): lambda in hundredths, the thresholds in ns, the safe score's constants, and
+// The gate of the switch score (1 = on, the default since 2026-12-07): lambda in hundredths, the thresholds in ns, the safe score's constants, and
 // blend_verified's count per register (ns), the one cost the gate reads that pilot_v5's constants do not give.
-inline constexpr size_t kGate = 0;
+inline constexpr size_t kGate = 1;
 inline constexpr size_t kGateLambda = 188;
 inline constexpr size_t kGateG1 = 20;
 inline constexpr size_t kGateG2 = 40;

@@ -1389,15 +1389,23 @@ Pattern tile_pattern(const Setting& st, const std::vector<std::vector<Block>>& t
 // potential (gate_bound.h), not by the tile program.
 bool gated(const Rules& r) { return r.pilot == Kernel::pilot_v6 && r.hi < 0 && r.o.v6_gate == 1; }
 
-// The gate's bound: lambda + max(0, gmax + margin) / O_min (bound.h). The witness: the certificate's argmax path from
-// the start (the decided blocks from the first; non-empty blocks full, empty ones empty), cut at the decided blocks,
-// then filled with empty blocks or with the path repeated, whichever the Scorer scores higher.
-BoundResult gated_bound(Setting& st, Scorer& scorer, BoundResult r, double margin, double give_up_above, double t0) {
+// The gate's bound: lambda' + max(0, gmax + margin) / O_min (bound.h), lambda' >= the pilot's lambda the least (in
+// 1/100) at which the safe score's W' converges (certify_gate; lambda' = lambda where the safe score's long run is
+// below lambda). Sound at any lambda' >= lambda: h = P - lambda' O_lb <= P - lambda O_lb <= g (O_lb's minimum only
+// rises, the clamp only raises g), h <= -g1 while the plain score runs (g <= -g1 there), and along a safe stretch the
+// pilot's moves do not depend on g, so h rises by at most W'(entry); so h <= max(W'(start), -g1 + delta' + max W') =
+// gmax after every block and P - lambda' O <= h (gate_bound.h). margin: the Scorer's sums in doubles (decided_blocks x
+// big: a block's largest term), at lambda'. The witness: the certificate's argmax path from the start (the decided
+// blocks from the first; non-empty blocks full, empty ones empty), cut at the decided blocks, then filled with empty
+// blocks or with the path repeated, whichever the Scorer scores higher.
+BoundResult gated_bound(Setting& st, Scorer& scorer, BoundResult r, double blocks_big, double give_up_above,
+                        double t0) {
   if (const std::string e = gate_model_unsupported(st.o, st.m, st.f); !e.empty())
     throw std::invalid_argument("maskapply bound: " + e);
   const GateCertificate c = certify_gate(st.o);
   if (!c.converged) throw std::invalid_argument("maskapply bound: " + gate_options_unsupported(st.o));
-  r.lambda = static_cast<double>(st.o.v6_gate_lambda) / 100.0, r.f_at_lambda = c.gmax, r.iterations = 1;
+  r.lambda = static_cast<double>(c.lambda) / 100.0, r.f_at_lambda = c.gmax, r.iterations = static_cast<int>(c.tried);
+  const double margin = 1e-9 * (1 + r.lambda) * blocks_big;
   Summary sum;
   double best_r = -1;
   for (const bool repeat : {false, true}) {
@@ -1431,7 +1439,8 @@ std::string bound_unsupported(Kernel pilot, const PilotOptions& given, size_t n)
   if (pilot < Kernel::pilot_v1 || pilot > Kernel::pilot_v6) return "not a pilot";
   if (const std::string e = o.validate(); !e.empty()) return e;
   if (!o.d_max) return "the options need an injected d_max";
-  // pilot_v6's gate: O_lb a lower bound under the options' costs, the safe score's W converging (gate_bound.h).
+  // pilot_v6's gate: O_lb a lower bound under the options' costs, the safe score's W' converging at some lambda' >=
+  // lambda (gate_bound.h).
   if (gated(Rules(pilot, o)))
     if (const std::string e = gate_options_unsupported(o); !e.empty()) return e;
   const size_t region = std::min(n, o.calib_blocks * o.calib_len);
@@ -1494,12 +1503,9 @@ BoundResult regret_bound(Kernel pilot, Fn f, const CostModel& m, const PilotOpti
     big = std::max(big, std::max(t.full, t.empty) + 4 * t.nonempty_reg + 4 * t.expand_any + t.sw + t.group);
   }
   big += probe_cost(m, st.o.probe) / 16 + st.costs.M;
-  // pilot_v6's gate: P - lambda O <= gmax for every input (gate_bound.h), O >= o_min (every strategy's block costs
+  // pilot_v6's gate: P - lambda' O <= gmax for every input (gate_bound.h), O >= o_min (every strategy's block costs
   // the oracle at least min_block: Costs), the Scorer's sums in doubles within the same margin as the program's.
-  if (gated(st.rules)) {
-    const double lambda = static_cast<double>(st.o.v6_gate_lambda) / 100;
-    return gated_bound(st, scorer, r, 1e-9 * (1 + lambda) * decided_blocks * big, give_up_above, t0);
-  }
+  if (gated(st.rules)) return gated_bound(st, scorer, r, decided_blocks * big, give_up_above, t0);
   double lambda = std::isfinite(start) && start > 0 ? start : 1.0;
   Pattern best;
   double best_r = -1;

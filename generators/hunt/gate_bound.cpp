@@ -10,6 +10,7 @@
 #include <functional>
 #include <limits>
 #include <optional>
+#include <set>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
@@ -127,11 +128,28 @@ GateBlock gate_step(GateModelState& s, bool ne, const GateRule& r) {
   return out;
 }
 
-GateCertificate certify_score(const GateRule& r, const GateModelScore& score, size_t max_iter) {
+namespace {
+
+// The safe score's states and edges, built once: each edge keeps what the pilot paid and what O_lb's minimum
+// rose by, so that the certificate can be valued at any lambda'.
+struct GateEdge {
+  size_t to = 0;
+  int64_t paid = 0, base = 0;
+};
+struct GateGraph {
+  std::vector<std::array<GateEdge, 2>> edges;  // per state, by the block's content (empty, non-empty)
+  std::vector<std::pair<int64_t, int64_t>>
+      plain;  // (paid, base) of the plain score's blocks from the same states
+  size_t start = 0;
+  int64_t g1 = 0, cap = 0;
+};
+
+GateGraph gate_graph(const GateRule& r, const GateModelScore& score) {
   GateRule S = r, P = r;
   S.gated = false, S.safe = score;
   P.gated = false, P.safe = r.plain;  // the plain score's block from the same states, for delta
-  const double unit = static_cast<double>(kGateModelUnit * kGateModelDen);
+  GateGraph G;
+  G.g1 = r.g1, G.cap = r.cap;
   // O_lb's vectors: every one reachable from the start through seen and unseen blocks.
   std::vector<std::pair<int64_t, int64_t>> vecs{{0, r.c.oM}};
   for (size_t i = 0; i < vecs.size(); ++i)
@@ -150,7 +168,7 @@ GateCertificate certify_score(const GateRule& r, const GateModelScore& score, si
     if (fresh) states.push_back(t);
     return it->second;
   };
-  const size_t start = add(GateModelState::start(r));
+  G.start = add(GateModelState::start(r));
   // Every state a switch to this score can enter: the score at 0; any mode, last, position and vector (in
   // blend_skip the run's block before is `last`; in blend it is unused and false).
   for (bool sk : {false, true})
@@ -161,63 +179,107 @@ GateCertificate certify_score(const GateRule& r, const GateModelScore& score, si
           t.skip = sk, t.last = l, t.prev = sk && l, t.pos = pos, t.vr = vr, t.vs = vs;
           add(t);
         }
-  std::vector<std::array<std::pair<size_t, int64_t>, 2>> edges;
-  int64_t delta = std::numeric_limits<int64_t>::min();
+  std::set<std::pair<int64_t, int64_t>> plain;
   for (size_t i = 0; i < states.size(); ++i) {  // states grows as the edges reach new ones
-    std::array<std::pair<size_t, int64_t>, 2> e;
+    std::array<GateEdge, 2> e;
     for (int x = 0; x < 2; ++x) {
       GateModelState t = states[i];
-      gate_step(t, x, S);
-      delta = std::max(delta, t.g);
-      e[x] = {add(t), t.g};
+      const GateBlock k = gate_step(t, x, S);
+      e[x] = {add(t), k.paid, k.oracle};
       GateModelState p = states[i];
-      gate_step(p, x, P);
-      delta = std::max(delta, p.g);
+      const GateBlock q = gate_step(p, x, P);
+      plain.emplace(q.paid, q.oracle);
     }
-    edges.push_back(e);
+    G.edges.push_back(e);
   }
-  // Without a cycle that gains g, the most a path gains is a simple path's, below states x the most an edge
-  // gains: above that the iteration diverges (stopped there instead of at max_iter).
-  int64_t gain = 0;
-  for (const auto& e : edges) gain = std::max({gain, e[0].second, e[1].second});
-  const int64_t diverged = static_cast<int64_t>(states.size()) * gain + 1;
-  std::vector<int64_t> W(states.size(), 0);
-  GateCertificate out;
-  bool changed = true;
-  for (; changed && out.iterations < max_iter; ++out.iterations) {
-    changed = false;
-    for (size_t i = states.size(); i-- > 0;) {
-      int64_t w = 0;
-      for (const auto& [j, dg] : edges[i]) w = std::max(w, dg + W[j]);
-      if (w != W[i]) W[i] = w, changed = true;
+  G.plain.assign(plain.begin(), plain.end());
+  return G;
+}
+
+// What g (h, at the value's lambda) takes on a block from a state with g at 0 (the clamp as gate_step's: it
+// only raises the increment, so W stays an upper bound of the unclamped one).
+int64_t gain_of(int64_t paid, int64_t base, int64_t lambda, int64_t cap) {
+  return std::max(kGateModelDen * paid - lambda * base, -cap);
+}
+
+// W' at lambda' (1/100) over the graph: the certificate at lambda'.
+GateCertificate value_graph(const GateGraph& G, int64_t lambda, size_t max_iter) {
+  const double unit = static_cast<double>(kGateModelUnit * kGateModelDen);
+  const size_t n = G.edges.size();
+  std::vector<std::array<std::pair<size_t, int64_t>, 2>> edges(n);
+  int64_t delta = std::numeric_limits<int64_t>::min(), gain = 0;
+  for (size_t i = 0; i < n; ++i)
+    for (int x = 0; x < 2; ++x) {
+      const GateEdge& e = G.edges[i][x];
+      edges[i][x] = {e.to, gain_of(e.paid, e.base, lambda, G.cap)};
+      delta = std::max(delta, edges[i][x].second), gain = std::max(gain, edges[i][x].second);
     }
-    if (changed && *std::max_element(W.begin(), W.end()) > diverged) {
+  for (const auto& [paid, base] : G.plain) delta = std::max(delta, gain_of(paid, base, lambda, G.cap));
+  // Without a cycle that gains g, the most a path gains is a simple path's, below states x the most an edge
+  // gains: above that the iteration diverges (a backstop). The early stop: W only rises, each state's W set
+  // by one edge (its parent) when it rose; with the parents a forest, W(s) is at most its tree path's gain (a
+  // simple path's), so a diverging iteration soon closes a cycle of parents, which gains g (its gain summed
+  // here: a proof of divergence, whatever the lemma).
+  const int64_t diverged = static_cast<int64_t>(n) * gain + 1;
+  std::vector<int64_t> W(n, 0);
+  std::vector<uint8_t> parent(n, 2);  // the edge that set W (2: none, W = 0)
+  std::vector<uint32_t> mark(n, 0);
+  GateCertificate out;
+  out.lambda = lambda;
+  bool changed = true, cycle = false;
+  for (; changed && !cycle && out.iterations < max_iter; ++out.iterations) {
+    changed = false;
+    for (size_t i = n; i-- > 0;) {
+      int64_t w = W[i];
+      uint8_t arg = parent[i];
+      for (uint8_t x = 0; x < 2; ++x)
+        if (edges[i][x].second + W[edges[i][x].first] > w)
+          w = edges[i][x].second + W[edges[i][x].first], arg = x;
+      if (w != W[i]) W[i] = w, parent[i] = arg, changed = true;
+    }
+    if (!changed) break;
+    if (*std::max_element(W.begin(), W.end()) > diverged) {
       ++out.iterations;
       break;
     }
+    // A cycle of parents: walk each state's parents (marked by the walk's start; stopped at a state seen
+    // before).
+    std::fill(mark.begin(), mark.end(), 0);
+    for (size_t i = 0; i < n && !cycle; ++i) {
+      size_t j = i;
+      while (parent[j] != 2 && mark[j] == 0)
+        mark[j] = static_cast<uint32_t>(i + 1), j = edges[j][parent[j]].first;
+      if (parent[j] == 2 || mark[j] != i + 1) continue;  // a root, or a state an earlier walk ended in
+      int64_t around = 0;                                // j is on a cycle closed by this walk
+      size_t k = j;
+      do around += edges[k][parent[k]].second, k = edges[k][parent[k]].first;
+      while (k != j);
+      cycle = around > 0;
+    }
+    if (cycle) ++out.iterations;
   }
-  out.converged = !changed, out.states = states.size();
+  out.converged = !changed, out.states = n;
   const int64_t wmax = *std::max_element(W.begin(), W.end());
-  out.w_start = static_cast<double>(W[start]) / unit;
+  out.w_start = static_cast<double>(W[G.start]) / unit;
   out.w_max = static_cast<double>(wmax) / unit;
   out.delta = static_cast<double>(delta) / unit;
-  out.gmax = static_cast<double>(std::max(W[start], -r.g1 + delta + wmax)) / unit;
-  if (!out.converged || W[start] == 0) return out;
+  out.gmax = static_cast<double>(std::max(W[G.start], -G.g1 + delta + wmax)) / unit;
+  if (!out.converged || W[G.start] == 0) return out;
   // The argmax path: over the tight edges (dg + W(s') = W(s) > 0), the fewest blocks to a state with W = 0 (W
   // is the least fixed point in integers: some finite path from every state reaches W(s)), from the start,
   // empty first.
-  std::vector<std::vector<size_t>> into(states.size());
-  for (size_t i = 0; i < states.size(); ++i)
+  std::vector<std::vector<size_t>> into(n);
+  for (size_t i = 0; i < n; ++i)
     for (const auto& [j, dg] : edges[i])
       if (W[i] > 0 && dg + W[j] == W[i]) into[j].push_back(i);
-  std::vector<size_t> dist(states.size(), SIZE_MAX);
+  std::vector<size_t> dist(n, SIZE_MAX);
   std::deque<size_t> q;
-  for (size_t i = 0; i < states.size(); ++i)
+  for (size_t i = 0; i < n; ++i)
     if (W[i] == 0) dist[i] = 0, q.push_back(i);
   for (; !q.empty(); q.pop_front())
     for (size_t i : into[q.front()])
       if (dist[i] == SIZE_MAX) dist[i] = dist[q.front()] + 1, q.push_back(i);
-  for (size_t i = start; W[i] > 0 && dist[i] != SIZE_MAX;) {
+  for (size_t i = G.start; W[i] > 0 && dist[i] != SIZE_MAX;) {
     for (int x = 0; x < 2; ++x) {
       const auto& [j, dg] = edges[i][x];
       if (dg + W[j] == W[i] && dist[j] + 1 == dist[i]) {
@@ -229,12 +291,46 @@ GateCertificate certify_score(const GateRule& r, const GateModelScore& score, si
   return out;
 }
 
+}  // namespace
+
+GateCertificate certify_score(const GateRule& r, const GateModelScore& score, size_t max_iter,
+                              std::optional<int64_t> lambda) {
+  return value_graph(gate_graph(r, score), lambda.value_or(r.lambda), max_iter);
+}
+
 GateCertificate certify_gate(const PilotOptions& o, size_t max_iter) {
   // One entry per thread: bound_unsupported and regret_bound ask for the same options in turn.
   thread_local std::optional<std::tuple<GateRule, size_t, GateCertificate>> last;
   const GateRule r = GateRule::from(o);
   if (last && same(std::get<0>(*last), r) && std::get<1>(*last) == max_iter) return std::get<2>(*last);
-  GateCertificate c = certify_score(r, r.safe, max_iter);
+  const GateGraph G = gate_graph(r, r.safe);
+  // The least lambda' >= lambda whose W converges (W at lambda' falls as lambda' rises: a cycle's gain does,
+  // O_lb's rises being >= 0): lambda itself, else lambda + 1, 2, 4, ... until one converges, then bisection
+  // between it and the last that did not.
+  const int64_t cap = r.lambda + kGateLambdaReach;
+  GateCertificate c = value_graph(G, r.lambda, max_iter);
+  size_t tried = 1;
+  if (!c.converged) {
+    int64_t lo = r.lambda, step = 1;
+    for (;;) {
+      const int64_t hi = std::min(r.lambda + step, cap);
+      GateCertificate h = value_graph(G, hi, max_iter);
+      ++tried;
+      c = std::move(h);
+      if (c.converged || hi == cap) break;
+      lo = hi, step *= 2;
+    }
+    for (int64_t hi = c.lambda; c.converged && hi - lo > 1;) {
+      const int64_t mid = lo + (hi - lo) / 2;
+      GateCertificate m = value_graph(G, mid, max_iter);
+      ++tried;
+      if (m.converged)
+        hi = mid, c = std::move(m);
+      else
+        lo = mid;
+    }
+  }
+  c.tried = tried;
   last.emplace(r, max_iter, c);
   return c;
 }
@@ -271,9 +367,10 @@ std::string gate_options_unsupported(const PilotOptions& o) {
     return e + " (the options' costs)";
   const GateCertificate c = certify_gate(o);
   if (!c.converged)
-    return "the gate's safe score (v6_safe_*) loses more than lambda (v6_gate_lambda / 100) in the long run: "
-           "its W "
-           "does not converge";
+    return "the gate's safe score (v6_safe_*) loses more than lambda' against O_lb in the long run for every "
+           "lambda' from v6_gate_lambda / 100 to " +
+           ns(static_cast<double>(c.lambda) / kGateModelDen) +
+           " (or its value iteration ran out): its W' converges at none of them";
   return {};
 }
 

@@ -36,23 +36,34 @@
 // packed pass's rounding) only add, and an unseen block's min covers its true content. gate_unsupported
 // checks (i) and (ii) for a cost model.
 //
-// The certificate. While the safe score runs, the moves do not depend on g, so W(s) = the most g can still
-// rise from the discrete state s (mode, the run's block before, score, last, tile position, O_lb's vector
-// relative to its minimum) over every input, W(s) = max(0, max over the block's two contents of [dg +
-// W(s')]), is a value iteration over the safe score's states from the start and from every state a switch to
-// the safe score can enter (score 0, any mode, last, position and vector). It converges (integers: exactly)
-// iff no cycle of the safe score gains g, i.e. the safe score loses less than lambda against O_lb in the long
-// run (it is stopped as diverged once some W exceeds what a simple path can gain: the states x the most one
-// block gains). The clamp acts only where the gate then runs (or goes on in) the plain score (-cap <= -g2),
-// so g rises by at most W(s) along a safe stretch entered at s; a safe stretch is entered at the start (g =
-// 0) or from the plain score at g <= -g1 - 1 + delta (delta: the most one block adds, over both scores), so
-// after every block g <= gmax = max(W(start), -g1 + delta + max W). P - lambda O <= P - lambda O_lb <= g (the
-// true costs dominated by the integer ones: rounding, checked against the model by gate_model_unsupported),
-// for every prefix of every input, so for every n and a short last tile too.
+// The certificate, at a lambda' >= lambda (the value's lambda, in 1/100; the pilot's lambda, which drives its
+// decisions, stays lambda). Let h = P - lambda' O_lb in the same integers, h = 0 at the start, never clamped.
+// O_lb's minimum only rises, so h <= P - lambda O_lb <= g after every block (the clamp only raises g). While
+// the safe score runs, the moves do not depend on g, so W'(s) = the most h can still rise from the discrete
+// state s (mode, the run's block before, score, last, tile position, O_lb's vector relative to its minimum)
+// over every input, W'(s) = max(0, max over the block's two contents of [dh + W'(s')]), is a value iteration
+// over the safe score's states from the start and from every state a switch to the safe score can enter
+// (score 0, any mode, last, position and vector). It converges (integers: exactly) iff no cycle of the safe
+// score gains h, i.e. the safe score loses less than lambda' against O_lb in the long run; a cycle's gain
+// falls as lambda' rises, so convergence is monotone in lambda' and certify_gate takes the least lambda' from
+// lambda up (to lambda + kGateLambdaReach) at which W' converges: lambda itself where the safe score's long
+// run is below it (tiles of 1024 or more at 1.88), above it in small tiles. (Diverging is found early: a
+// cycle of the iteration's argmax edges, its gain summed; or, a backstop, some W' above what a simple path
+// can gain: the states x the most one block gains; a block's gain is floored at -cap as gate_step floors g:
+// only larger.) The plain score runs only while g <= -g1 (it is entered at g <= -g2 <= -g1 and left once g >=
+// -g1), so h <= -g1 there; a safe stretch is entered at the start (h = 0) or after a block that began in the
+// plain score (h
+// <= -g1 before it, h <= -g1 + delta' after it; delta': the most h rises in one block, over both scores), and
+// h rises by at most W'(entry state) along it. So after every block h <= max(gmax, -g1), gmax =
+// max(W'(start), -g1 + delta' + max W'). P - lambda' O <= P - lambda' O_lb <= h (the true costs dominated by
+// the integer ones: rounding, checked against the model by gate_model_unsupported; O >= O_lb), for every
+// prefix of every input, so for every n and a short last tile too: P / O <= lambda' + max(0, gmax) / O_min.
+// At lambda' = lambda this is the certificate of the gate's own potential g (h is g unclamped).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -133,24 +144,33 @@ void gate_oracle_step(T& R, T& S, bool seen, bool ne, T b, T e, T M, T c4) {
 // One block (ne: non-empty) through the rule: updates s (g and the gate included).
 GateBlock gate_step(GateModelState& s, bool ne, const GateRule& r);
 
+// certify_gate tries lambda' from lambda to lambda + this (1/100).
+inline constexpr int64_t kGateLambdaReach = 1000;
+
 struct GateCertificate {
   bool converged = false;
+  int64_t lambda = 0;                                  // lambda' (1/100): h = P - lambda' O_lb
   double w_start = 0, w_max = 0, delta = 0, gmax = 0;  // ns (gmax: meaningful when converged)
   size_t states = 0, iterations = 0;
   std::vector<bool>
-      path;  // an input from the start (non-empty flags) on which g rises by W(start) (converged)
+      path;          // an input from the start (non-empty flags) on which h rises by W'(start) (converged)
+  size_t tried = 1;  // certify_gate: the lambda' valued
 };
-// W over the states of `score` run alone (the gate off) from the start and every state a switch can enter;
-// delta over both scores; gmax = max(W(start), -g1 + delta + max W).
-GateCertificate certify_score(const GateRule& r, const GateModelScore& score, size_t max_iter = 200000);
-// The certificate of the options' gated rule (its safe score).
+// W' at lambda' (1/100; r.lambda when not given) over the states of `score` run alone (the gate off) from the
+// start and every state a switch can enter; delta' over both scores; gmax = max(W'(start), -g1 + delta' + max
+// W'). Not converged: W' diverges at lambda' (or max_iter ran out).
+GateCertificate certify_score(const GateRule& r, const GateModelScore& score, size_t max_iter = 200000,
+                              std::optional<int64_t> lambda = std::nullopt);
+// The certificate of the options' gated rule (its safe score) at the least lambda' >= lambda (to lambda +
+// kGateLambdaReach) at which W' converges; not converged when none does (at lambda + kGateLambdaReach).
 GateCertificate certify_gate(const PilotOptions& o, size_t max_iter = 200000);
 
 // Empty when O_lb is a lower bound of the block oracle for f under m (the comment above: (i), (ii)); else why
 // not.
 std::string gate_oracle_unsupported(const CostModel& m, Fn f);
 // Empty when the options' gate can be certified on its own terms: O_lb a lower bound under the costs the gate
-// assumes (the options' B, D, C, S, K, M, V, T from d_max) and the safe score's W converging; else why not.
+// assumes (the options' B, D, C, S, K, M, V, T from d_max) and the safe score's W' converging at some lambda'
+// (certify_gate); else why not.
 std::string gate_options_unsupported(const PilotOptions& o);
 // Empty when the options' integer costs dominate m's for f (the pilot's >= 4 (B + T), 4 S, M, 4 V; the
 // oracle's <= 4 (B + T), 4 S, M, 4 C) and O_lb is a lower bound under m; else why not.

@@ -46,7 +46,7 @@ struct Case {
 // The small settings' options: probe 16 (pilot_v6's dear probe above it) and xlo 0.1 (1) unless the case says,
 // lo 0.3 (4), no calibration, d_max injected; pilot_v6's one-pass compact ends after a piece with fewer than 0.1 of its blocks past the probe
 // non-empty (a piece of one or two blocks: none of them); its pieces are the case's verify pieces, its switch score
-// (d_max < 0) the case's.
+// (d_max < 0) the case's, ungated (v6_gate 0).
 PilotOptions small_options(const CostModel& m, const Case& c) {
   PilotOptions o;
   o.tile = c.tile, o.probe = c.probe, o.v6_dear_probe = c.dear_probe, o.xlo = c.xlo, o.lo = 0.3, o.calib_blocks = 0, o.verify_blocks = c.verify_blocks;
@@ -61,6 +61,7 @@ PilotOptions small_options(const CostModel& m, const Case& c) {
   o.v6_cs_to_skip = 6, o.v6_cs_to_compact = 4, o.v6_cs_sample = 2, o.v6_cs_probation = 3;
   o = model_options(m, c.f, o);
   o.d_max = c.d_max;
+  o.v6_gate = 0;  // the switch score alone (d_max < 0): the tile program's; the gate has its own tests below
   return o;
 }
 
@@ -285,7 +286,8 @@ TEST(Bound, certifiesPilotV6sGatedSqrtAtThePrototypesFigure) {
               kHuntN, b.bound, c.w_start, c.w_max, c.delta, c.gmax, c.states, c.iterations, b.o_min, b.witness,
               b.seconds);
   EXPECT_NEAR(b.bound, 1.8803, 1e-4);  // maskapply_v6_gate_explore's "certified: ... = 1.8803"
-  EXPECT_EQ(b.lambda, 1.88);
+  EXPECT_EQ(b.lambda, 1.88);  // the safe score converges at the pilot's lambda: lambda' = lambda
+  EXPECT_EQ(c.lambda, 188);
   EXPECT_EQ(b.f_at_lambda, c.gmax);
   EXPECT_NEAR(c.gmax, 2.2369, 1e-4);
   EXPECT_FALSE(b.gave_up);
@@ -303,54 +305,124 @@ TEST(Bound, certifiesPilotV6sGatedSqrtAtThePrototypesFigure) {
   EXPECT_EQ(static_cast<double>(most) / 6400, c.w_start);
 }
 
-TEST(Bound, certifiesTheGateWithTilesOf1024AndAShortLastTile) {
+// Small tiles: the safe score loses more than the pilot's 1.88 in the long run (tiles of 512: 1.891, of 256: 1.938),
+// so its W diverges at 1.88; the certificate is taken at the least lambda' (1/100) whose W' converges, lambda - 0.01
+// not converging.
+TEST(Bound, certifiesTheGateInEveryTileFrom256AtTheLeastLambdaWhoseWConverges) {
   const CostModel m = CostModel::m5();
-  for (const auto& [tile, n] : {std::pair<size_t, size_t>{1024, kHuntN}, std::pair<size_t, size_t>{1024, kHuntN + 512},
-                                std::pair<size_t, size_t>{4096, kHuntN + 1024}}) {
+  for (const auto& [tile, n] :
+       {std::pair<size_t, size_t>{256, kHuntN}, std::pair<size_t, size_t>{512, kHuntN},
+        std::pair<size_t, size_t>{512, kHuntN + 256}, std::pair<size_t, size_t>{1024, kHuntN},
+        std::pair<size_t, size_t>{1024, kHuntN + 512}, std::pair<size_t, size_t>{2048, kHuntN},
+        std::pair<size_t, size_t>{4096, kHuntN + 1024}}) {
     const PilotOptions o = gate_options(m, Fn::sqrt, tile);
     ASSERT_EQ(bound_unsupported(Kernel::pilot_v6, o, n), "") << tile << " " << n;
     const BoundResult b = regret_bound(Kernel::pilot_v6, Fn::sqrt, m, o, n);
     const GateCertificate c = certify_gate(o);
-    std::printf("gated sqrt, tiles of %zu, n %zu: bound %.6f (g <= %.4f ns, %zu states, %zu iterations), witness "
-                "%.6f, %.2f s\n",
-                tile, n, b.bound, c.gmax, c.states, c.iterations, b.witness, b.seconds);
+    std::printf("gated sqrt, tiles of %zu, n %zu: lambda' %.2f, bound %.6f (W'(start) %.4f, max W' %.4f, delta' %.4f, "
+                "h <= %.4f ns, %zu states, %zu lambda' valued, %zu iterations), witness %.6f, %.2f s\n",
+                tile, n, b.lambda, b.bound, c.w_start, c.w_max, c.delta, c.gmax, c.states, c.tried, c.iterations,
+                b.witness, b.seconds);
     EXPECT_TRUE(c.converged);
-    EXPECT_GT(b.bound, 1.88);
-    EXPECT_LT(b.bound, 1.89);
+    EXPECT_EQ(b.lambda, static_cast<double>(c.lambda) / 100);
+    EXPECT_EQ(b.f_at_lambda, c.gmax);
+    EXPECT_GE(b.lambda, 1.88);
+    EXPECT_GE(b.bound, b.lambda);
+    EXPECT_LT(b.bound, b.lambda + 0.01) << "tiles of " << tile;
     EXPECT_LE(b.witness, b.bound);
+    EXPECT_GT(b.witness, 1.0);
     EXPECT_EQ(b.pattern.length, n);
+    if (c.lambda > 188) {
+      const GateRule r = GateRule::from(o);
+      EXPECT_FALSE(certify_score(r, r.safe, 200000, c.lambda - 1).converged) << "tiles of " << tile;
+    }
+    if (tile >= 1024) {
+      EXPECT_EQ(c.lambda, 188) << "tiles of " << tile << ": the safe score's long run is below 1.88";
+    } else {
+      EXPECT_GT(c.lambda, 188) << "tiles of " << tile << ": the safe score's long run is above 1.88";
+    }
   }
 }
 
 // The certificate against the suite's oracle, independently of the bound's O_lb: for every input of up to 14 blocks
-// (tiles of 1024 and 4096: the safe score does not converge at lambda 1.88 in tiles of 512 or less; every prefix), the gate model's P (priced as the Scorer prices it) - lambda x oracle_cost is at
-// most the certificate's g. A wrong O_lb (an unseen block counted as non-empty, a misprediction the oracle does not
-// pay) or a wrong W shows here.
+// (every prefix), the gate model's P (priced as the Scorer prices it) - lambda' x oracle_cost is at most the
+// certificate's h bound, at its lambda' (tiles of 256 and 512: above the pilot's 1.88). A wrong O_lb (an unseen block
+// counted as non-empty, a misprediction the oracle does not pay) or a wrong W' shows here. And in the model's integers:
+// h = P - lambda' O_lb of the gated rule (the pilot's lambda deciding) reaches W'(start) exactly on short inputs (the
+// certificate's path is short), so W' valued at another lambda' than the bound's shows too.
 TEST(Bound, gatesPotentialIsAtMostItsCertificateOnEveryShortInput) {
   const CostModel m = CostModel::m5();
-  for (const size_t tile : {1024, 4096}) {
+  for (const size_t tile : {256, 512, 1024, 4096}) {
     const PilotOptions o = gate_options(m, Fn::sqrt, tile);
     const GateRule r = GateRule::from(o);
     const GateCertificate c = certify_gate(o);
     ASSERT_TRUE(c.converged);
-    const double lambda = static_cast<double>(o.v6_gate_lambda) / 100;
+    const double lambda = static_cast<double>(c.lambda) / 100;
     const size_t L = under_emulation() ? 10 : 14;
     double most = -1e300;
+    int64_t most_h = std::numeric_limits<int64_t>::min();
     std::vector<BlockSummary> bl(L);
     for (uint32_t bits = 0; bits < (1u << L); ++bits) {
       GateModelState st = GateModelState::start(r);
       double P = 0;
+      int64_t h = 0;
       for (size_t i = 0; i < L; ++i) {
         const bool ne = bits >> i & 1;
         bl[i] = BlockSummary{static_cast<uint8_t>(ne ? 16 : 0), static_cast<uint8_t>(ne ? 4 : 0), 16};
-        P += gate_price(gate_step(st, ne, r), ne, m, Fn::sqrt);
+        const GateBlock k = gate_step(st, ne, r);
+        P += gate_price(k, ne, m, Fn::sqrt);
+        h += kGateModelDen * k.paid - c.lambda * k.oracle, most_h = std::max(most_h, h);
         most = std::max(most, P - lambda * oracle_cost(std::span(bl.data(), i + 1), m, Fn::sqrt, o, 8192));
       }
     }
-    std::printf("tiles of %zu: every input of up to %zu blocks: P - lambda O at most %.4f ns, the certificate %.4f\n",
-                tile, L, most, c.gmax);
+    std::printf("tiles of %zu: every input of up to %zu blocks: P - %.2f O at most %.4f ns, h at most %.4f ns, the "
+                "certificate %.4f (W'(start) %.4f, its path %zu blocks)\n",
+                tile, L, lambda, most, static_cast<double>(most_h) / 6400, c.gmax, c.w_start, c.path.size());
     EXPECT_LE(most, c.gmax + 1e-9) << "tiles of " << tile;
     EXPECT_GE(most, c.gmax - 0.1) << "tiles of " << tile << ": the certificate's binding case is short";
+    EXPECT_LE(static_cast<double>(most_h) / 6400, c.gmax) << "tiles of " << tile;
+    ASSERT_LE(c.path.size(), L) << "tiles of " << tile;
+    EXPECT_EQ(static_cast<double>(most_h) / 6400, c.w_start) << "tiles of " << tile;
+  }
+}
+
+// The whole argument on long inputs, in the model's integers: the gated rule (the pilot's lambda deciding, g down to
+// -cap and back, the plain score and the safe one in turn, tiles and a short last one) keeps h = P - lambda' O_lb at
+// most the certificate's gmax after every block, and h rises by at most delta' in one block, reaching it.
+TEST(Bound, gatesPotentialAtItsLambdaStaysUnderItsCertificateOnLongInputs) {
+  const CostModel m = CostModel::m5();
+  for (const size_t tile : {256, 512, 4096}) {
+    const PilotOptions o = gate_options(m, Fn::sqrt, tile);
+    const GateRule r = GateRule::from(o);
+    const GateCertificate c = certify_gate(o);
+    ASSERT_TRUE(c.converged);
+    const int64_t gmax = std::llround(c.gmax * 6400), delta = std::llround(c.delta * 6400);
+    int64_t most = std::numeric_limits<int64_t>::min(), step = most;
+    size_t plain = 0, switches = 0;
+    const size_t blocks = (kHuntN + tile / 2) / 16;
+    for (uint64_t k = 0; k < (under_emulation() ? 20u : 200u); ++k) {
+      GateModelState st = GateModelState::start(r);
+      int64_t h = 0;
+      bool cur = false;
+      for (size_t b = 0; b < blocks; ++b) {
+        const uint64_t x = mix(k, b / 64, tile);  // stretches of 64 blocks: quiet (empty), alternating, random
+        const uint64_t y = mix(k, b, tile + 1);
+        cur = x % 3 == 0 ? false : x % 3 == 1 ? (b % (1 + x / 3 % 3) == 0 ? !cur : cur) : y % 2 == 1;
+        const bool was = st.safe;
+        const GateBlock g = gate_step(st, cur, r);
+        const int64_t dh = kGateModelDen * g.paid - c.lambda * g.oracle;
+        h += dh, most = std::max(most, h), step = std::max(step, dh);
+        plain += !st.safe, switches += st.safe != was;
+      }
+    }
+    std::printf("tiles of %zu, lambda' %.2f: long inputs: h at most %.4f ns (gmax %.4f), one block %.4f (delta' %.4f), "
+                "%zu blocks in the plain score, %zu switches\n",
+                tile, static_cast<double>(c.lambda) / 100, static_cast<double>(most) / 6400, c.gmax,
+                static_cast<double>(step) / 6400, c.delta, plain, switches);
+    EXPECT_GT(plain, 0u);
+    EXPECT_GT(switches, 0u);
+    EXPECT_LE(most, gmax) << "tiles of " << tile;
+    EXPECT_EQ(step, delta) << "tiles of " << tile;
   }
 }
 
@@ -399,11 +471,18 @@ TEST(Bound, refusesTheGateWhereItsCertificateWouldNotHold) {
   const std::string compact = gate_oracle_unsupported(cheap, Fn::sqrt);
   EXPECT_TRUE(has(compact, "compact costs one")) << compact;
   EXPECT_TRUE(has(bound_unsupported(Kernel::pilot_v6, gate_options(cheap, Fn::sqrt), kHuntN), "compact costs one"));
-  // lambda 1.80: below the safe score's long-run 1.836.
+  // lambda 1.80: below the safe score's long-run 1.836, its W diverges there; certified at a lambda' >= 1.84.
   PilotOptions low = gate_options(m, Fn::sqrt);
   low.v6_gate_lambda = 180;
-  EXPECT_TRUE(has(bound_unsupported(Kernel::pilot_v6, low, kHuntN), "loses more than lambda")) << "lambda 1.80";
-  EXPECT_FALSE(certify_gate(low, 4000).converged);
+  const GateRule lr = GateRule::from(low);
+  EXPECT_FALSE(certify_score(lr, lr.safe, 4000).converged);
+  EXPECT_EQ(bound_unsupported(Kernel::pilot_v6, low, kHuntN), "") << "lambda 1.80";
+  const BoundResult lb = regret_bound(Kernel::pilot_v6, Fn::sqrt, m, low, kHuntN);
+  std::printf("gated sqrt, lambda 1.80: lambda' %.2f, bound %.6f, witness %.6f\n", lb.lambda, lb.bound, lb.witness);
+  EXPECT_GE(lb.lambda, 1.84);
+  EXPECT_GE(lb.bound, 1.836);
+  EXPECT_LT(lb.bound, 1.85);
+  EXPECT_LE(lb.witness, lb.bound);
   // The options' costs must dominate the model's: a pilot's count below the model's 4 V, an oracle's detour above
   // its 4 C. bound_unsupported does not see the model: regret_bound refuses.
   for (const auto& [what, change] : std::vector<std::pair<const char*, std::function<void(PilotOptions&)>>>{
@@ -423,7 +502,9 @@ TEST(Bound, refusesTheGateWhereItsCertificateWouldNotHold) {
   EXPECT_THROW(bound_objective(Kernel::pilot_v6, Fn::sqrt, m, gate_options(m, Fn::sqrt), kHuntN, 1.9),
                std::invalid_argument);
   // The gate off, or d_max >= 0 (pilot_v6 does not run the switch score): the tile program as before.
-  EXPECT_EQ(bound_unsupported(Kernel::pilot_v6, model_options(m, Fn::bits_inc), kHuntN), "");
+  PilotOptions off = model_options(m, Fn::bits_inc);
+  off.v6_gate = 0;
+  EXPECT_EQ(bound_unsupported(Kernel::pilot_v6, off, kHuntN), "");
   EXPECT_EQ(bound_unsupported(Kernel::pilot_v6, gate_options(m, Fn::sin35), kHuntN), "");
 }
 

@@ -187,17 +187,25 @@ std::pair<size_t, double> seeds_named(Scorer& sc, std::string_view prefix) {
   return {r.seeds, r.best};
 }
 
-TEST(Seeds, setPilotV6sSwitchScoreOffAndKeepItsBlendOnEmptyBlocksForSqrt) {
+TEST(Seeds, setPilotV6sSwitchScoreOffAndKeepItsBlendOnEmptyBlocksForSqrtUnlessItsGateTakesOver) {
   // pilot_v6 with d_max < 0 (sqrt under m5) runs the switch score: the seeds that set it off into blend and then
   // place one element every k blocks reach 2.181 of its certified 2.249 when the elements' places restart at every
   // tile (whose score starts at 0), as in the bound's witness, and 1.994 over the array as one run (without them
   // the hunt's seeds reached 1.117 and its adversary 1.507). Each is scored as the hunt scores it; the other pilots
   // get none of them.
+  // With the gate (the default since 2026-12-07) the same seeds reach 1.166 of its certified 1.8803: the safe score
+  // takes over once the pilot falls behind.
   const CostModel m = CostModel::m5();
-  Scorer sc(Kernel::pilot_v6, Fn::sqrt, m, model_options(m, Fn::sqrt));
+  PilotOptions plain = model_options(m, Fn::sqrt);
+  plain.v6_gate = 0;
+  Scorer sc(Kernel::pilot_v6, Fn::sqrt, m, plain);
   const auto [seeds, best] = seeds_named(sc, "switch score:");
   EXPECT_EQ(seeds, 88u);  // k = 22 .. 32 x shift 0 .. 3, over the array and from each tile's start
   EXPECT_GT(best, 2.17);
+  Scorer gated(Kernel::pilot_v6, Fn::sqrt, m, model_options(m, Fn::sqrt));
+  const auto [gated_seeds, gated_best] = seeds_named(gated, "switch score:");
+  EXPECT_EQ(gated_seeds, 88u);
+  EXPECT_LT(gated_best, 1.2);
   const Scorer v3(Kernel::pilot_v3, Fn::sqrt, m, model_options(m, Fn::sqrt));
   for (const auto& [p, why] : threshold_seeds(v3)) EXPECT_NE(why.rfind("switch score:", 0), 0u) << why;
 }
@@ -419,7 +427,8 @@ TEST(PatternFile, optionsLineCarriesEveryOptionFieldAtAValueNoDefaultHas) {
   for_each_option_field([&](const char* name, auto PilotOptions::*p) {
     ++fields;
     o.*p = o.*p + (std::is_floating_point_v<option_field_t<decltype(p)>> ? 0.001 * fields : 1);
-    if (std::string_view(name) == "v6_cs") o.*p = 0;  // a switch: 0 or 1
+    if (std::string_view(name) == "v6_cs" || std::string_view(name) == "v6_gate")  // a switch: 0 or 1
+      o.*p = PilotOptions{}.*p ? 0 : 1;
   });
   const std::string text = options_text(o);
   const auto parsed = parse_options_text(text);

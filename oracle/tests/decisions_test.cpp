@@ -84,7 +84,7 @@ TEST(PilotOptions, DefaultsAreTheArticlesConstants) {
   EXPECT_EQ(o.v6_cs_to_compact, 64u);
   EXPECT_EQ(o.v6_cs_sample, 4u);
   EXPECT_EQ(o.v6_cs_probation, 88u);
-  EXPECT_EQ(o.v6_gate, 0u);
+  EXPECT_EQ(o.v6_gate, 1u);
   EXPECT_EQ(o.v6_gate_lambda, 188u);
   EXPECT_EQ(o.v6_gate_g1, 20u);
   EXPECT_EQ(o.v6_gate_g2, 40u);
@@ -670,7 +670,7 @@ TEST(Decisions, V6WithoutAProbeGoesBetweenBlendSkipAndBlendOnTheSwitchScoreAndCa
   //    blend (its first counted block compared with "non-empty"): block 1: 0, block 3: 1, block 5: 2: blend_skip
   //    from block 6; a short next tile (2 blocks and 8 elements) stays in blend, its tail blended.
   PilotOptions o = small();
-  o.tile = 256, o.probe = 32, o.d_max = -0.5;
+  o.tile = 256, o.probe = 32, o.d_max = -0.5, o.v6_gate = 0;  // the score alone (the gate: the test after the next)
   o.v6_score_switch = 3, o.v6_score_blend = 5, o.v6_score_skip = 2, o.v6_score_sample = 2;
   using S = Strategy;
   using Row = UnprobedRow;
