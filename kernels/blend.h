@@ -154,7 +154,8 @@ bool blend_switch_span(float* a, size_t n, F f, M mask, const SwitchScore& s, co
   };
   const auto score_now = [&]() -> const SwitchScore& { return gate ? (st->safe ? gate->safe : gate->plain) : s; };
   const size_t body = block_floor(n), blocks = body / kBlock;
-  size_t sample = std::max<size_t>(1, score_now().sample);
+  const SwitchScore* now = &score_now();  // the score this block runs (changes only at a gate switch)
+  size_t sample = std::max<size_t>(1, now->sample);
   size_t next_counted = sample - 1;  // the next block blend would count (a compare per block, not a division)
   size_t score = 0, from = 0;  // the score; where the run being built began
   bool prev_empty = false;     // blend_skip: the block before (at a run's start: "non-empty")
@@ -162,7 +163,7 @@ bool blend_switch_span(float* a, size_t n, F f, M mask, const SwitchScore& s, co
   const auto down = [](size_t x, size_t by) { return x > by ? x - by : 0; };
   for (size_t g = 0; g < blocks; ++g) {
     float* p = a + g * kBlock;
-    const SwitchScore& sc = score_now();
+    const SwitchScore& sc = *now;
     const bool blending = blend;  // the mode this block runs in
     const Block b = load_block(p, mask);
     const bool verdict = g + 1 < blocks, counted = g == next_counted;
@@ -199,7 +200,7 @@ bool blend_switch_span(float* a, size_t n, F f, M mask, const SwitchScore& s, co
       blend = false, score = sc.probation(), prev_empty = false, from = (g + 1) * kBlock;
     }
     if (gate && gate_block(*st, *gate, seen, !empty, paid)) {  // the other score from the next block, at 0
-      score = 0, sample = std::max<size_t>(1, score_now().sample);
+      now = &score_now(), score = 0, sample = std::max<size_t>(1, now->sample);
       next_counted = g + 1 + (sample - 1 - (g + 1) % sample);
     }
   }

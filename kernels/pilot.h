@@ -254,13 +254,15 @@ struct Thresholds {
 // one (v6_safe_*), the costs (B, D, S, M, V, C), lambda (v6_gate_lambda / 100) and the thresholds (ns).
 inline SwitchGate v6_gate_of(const PilotOptions& o, double d_max) {
   const int64_t unit = kGateUnit * kGateDen;
-  return SwitchGate{SwitchScore{o.v6_score_switch, o.v6_score_blend, o.v6_score_skip, o.v6_score_sample},
-                    SwitchScore{o.v6_safe_switch, o.v6_safe_blend, o.v6_safe_skip, o.v6_safe_sample},
-                    GateCosts::from(o.B, o.D, o.S, o.M, o.V, o.C, d_max),
-                    static_cast<int64_t>(o.v6_gate_lambda),
-                    static_cast<int64_t>(o.v6_gate_g1) * unit,
-                    static_cast<int64_t>(o.v6_gate_g2) * unit,
-                    static_cast<int64_t>(o.v6_gate_cap) * unit};
+  SwitchGate gate{SwitchScore{o.v6_score_switch, o.v6_score_blend, o.v6_score_skip, o.v6_score_sample},
+                  SwitchScore{o.v6_safe_switch, o.v6_safe_blend, o.v6_safe_skip, o.v6_safe_sample},
+                  GateCosts::from(o.B, o.D, o.S, o.M, o.V, o.C, d_max),
+                  static_cast<int64_t>(o.v6_gate_lambda),
+                  static_cast<int64_t>(o.v6_gate_g1) * unit,
+                  static_cast<int64_t>(o.v6_gate_g2) * unit,
+                  static_cast<int64_t>(o.v6_gate_cap) * unit};
+  detail::gate_tabulate(gate);
+  return gate;
 }
 
 // The article's calibration formula: a blend time of t ns per register gives T = t - B (at least 1e-9) and

@@ -12,9 +12,12 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+
+#include "platform.h"
 
 namespace maskapply {
 
@@ -55,6 +58,17 @@ struct SwitchGate {
   GateCosts c;
   int64_t lambda;       // in 1/kGateDen
   int64_t g1, g2, cap;  // safe while g >= -g1, plain once g <= -g2, g >= -cap
+  // O_lb as a state machine (detail::gate_tabulate; `states` 0: none, the arithmetic of gate_oracle_block runs):
+  // from state i a block of kind k (0: read, non-empty; 1: read, empty; 2: not read) goes to steps[3 i + k].next
+  // and takes steps[3 i + k].fall = lambda x what O_lb's minimum rose by off g. State 0 is the start. The same
+  // numbers as the arithmetic, a load instead of a dozen operations per block.
+  struct Step {
+    int64_t fall;
+    uint32_t next;
+  };
+  static constexpr size_t kStates = 128;
+  std::array<Step, 3 * kStates> steps{};
+  size_t states = 0;
 };
 
 // What the gate carries from block to block and tile to tile (it starts safe: no slack yet). O_lb is a
@@ -63,6 +77,7 @@ struct SwitchGate {
 struct GateState {
   bool safe = true;
   int64_t g = 0, r = 0, s = 0;
+  uint32_t at = 0;  // with SwitchGate::states, O_lb's state instead of (r, s)
   static GateState start(const GateCosts& c) {
     return {true, 0, 0, c.oM};
   }  // the oracle enters a run by a misprediction
@@ -74,7 +89,7 @@ namespace detail {
 // blended, an empty one outside a skip run detoured or blended (the lesser), an empty one in a skip run
 // skipped. A block not seen takes the lesser of its two contents. s is worth at most oM over r (r enters a
 // run for oM). Returns what the minimum rose by.
-inline int64_t gate_oracle_block(GateState& st, const GateCosts& c, bool seen, bool ne) {
+MASKAPPLY_INLINE int64_t gate_oracle_block(GateState& st, const GateCosts& c, bool seen, bool ne) {
   const int64_t lo = std::min(st.r, st.s), r_ne = lo + c.ob, r_e = lo + std::min(c.oc4, c.ob);
   const int64_t s_e = std::min(st.s + c.oe, st.r + c.oe + c.oM);
   const int64_t r = seen ? (ne ? r_ne : r_e) : std::min(r_ne, r_e);
@@ -86,12 +101,40 @@ inline int64_t gate_oracle_block(GateState& st, const GateCosts& c, bool seen, b
 
 // One block through the gate: the pilot paid `paid` (1/kGateUnit ns), the oracle's vector takes the block.
 // Then the gate may switch score; returns true when it did (the score then restarts at 0).
-inline bool gate_block(GateState& st, const SwitchGate& gate, bool seen, bool ne, int64_t paid) {
-  const int64_t base = gate_oracle_block(st, gate.c, seen, ne);
-  st.g = std::max(st.g + kGateDen * paid - gate.lambda * base, -gate.cap);
+MASKAPPLY_INLINE bool gate_block(GateState& st, const SwitchGate& gate, bool seen, bool ne, int64_t paid) {
+  int64_t fall;
+  if (gate.states) {
+    const SwitchGate::Step& step = gate.steps[3 * st.at + (seen ? (ne ? 0 : 1) : 2)];
+    st.at = step.next, fall = step.fall;
+  } else {
+    fall = gate.lambda * gate_oracle_block(st, gate.c, seen, ne);
+  }
+  st.g = std::max(st.g + kGateDen * paid - fall, -gate.cap);
   const bool to_safe = !st.safe && st.g >= -gate.g1, to_plain = st.safe && st.g <= -gate.g2;
   if (to_safe || to_plain) st.safe = to_safe;
   return to_safe || to_plain;
+}
+
+// Fills gate.steps with every O_lb vector reachable from the start (GateState::start), found breadth first, when
+// there are at most SwitchGate::kStates of them; else leaves gate.states at 0 (the arithmetic runs).
+inline void gate_tabulate(SwitchGate& gate) {
+  GateState vec[SwitchGate::kStates];
+  size_t count = 1;
+  vec[0] = GateState::start(gate.c);
+  gate.states = 0;
+  for (size_t i = 0; i < count; ++i)
+    for (int kind = 0; kind < 3; ++kind) {
+      GateState t = vec[i];
+      const int64_t rise = gate_oracle_block(t, gate.c, kind < 2, kind == 0);
+      size_t j = 0;
+      while (j < count && !(vec[j].r == t.r && vec[j].s == t.s)) ++j;
+      if (j == count) {
+        if (count == SwitchGate::kStates) return;
+        vec[count++] = t;
+      }
+      gate.steps[3 * i + static_cast<size_t>(kind)] = {gate.lambda * rise, static_cast<uint32_t>(j)};
+    }
+  gate.states = count;
 }
 
 }  // namespace detail

@@ -17,13 +17,14 @@
 // lambda is iterated to the fixed point (the witness's own regret); the bound is certified from the last one.
 //
 // pilot_v6 with v6_gate = 1 where it runs the switch score (hi < 0: d_max < 0) is certified otherwise, by the gate's
-// potential (gate_bound.h states the rule, O_lb and the argument): the certificate bounds P - lambda O_lb, so
-// P - lambda O, by gmax after every block of every input, for lambda = v6_gate_lambda / 100; so R(x) <= lambda +
-// max(0, gmax + margin) / O_min for every n. A short last tile is a prefix of a full one (its blocks run as a full
-// tile's first blocks do; only the verdict after its last block is dropped, and nothing follows it), and the bound
-// holds after every prefix. It needs O_lb to be a lower bound of the oracle under the options' costs and under the
-// model's, the options' integer costs to dominate the model's, and the safe score's W to converge (refused with the
-// reason otherwise: bound_unsupported, and regret_bound for the model). Its witness is the certificate's argmax path
+// potential (gate_bound.h states the rule, O_lb and the argument): for the least lambda' >= v6_gate_lambda / 100 (in
+// hundredths) at which the safe score's W' converges, the certificate bounds P - lambda' O_lb, so P - lambda' O, by
+// gmax after every block of every input; so R(x) <= lambda' + max(0, gmax + margin) / O_min for every n. A short last
+// tile is a prefix of a full one (its blocks run as a full tile's first blocks do; only the verdict after its last
+// block is dropped, and nothing follows it), and the bound holds after every prefix. It needs O_lb to be a lower
+// bound of the oracle under the options' costs and under the model's, the options' integer costs to dominate the
+// model's, and some lambda' up to lambda + 10 to converge (refused with the reason otherwise: bound_unsupported, and
+// regret_bound for the model). Its witness is the certificate's argmax path
 // from the start, filled; bound_objective and bound_objective_of refuse it (no F(lambda) is computed).
 //
 // Covers pilot_v1 .. pilot_v4 (pilot_v3_5 included) with block-aligned options: tile, the calibration region,
@@ -50,8 +51,8 @@ struct BoundResult {
   double witness = 0;          // the witness's regret, scored by hunt::Scorer (not by the bound's program)
   Pattern pattern;             // the witness (`length` n)
   Pattern tile_pattern;        // its most frequent decided tile repeated (one tile's period): compact, near it
-  double lambda = 0;           // the last Dinkelbach iterate (the witness's regret before the last check); the gate's
-                               // lambda for pilot_v6's gate
+  double lambda = 0;           // the last Dinkelbach iterate (the witness's regret before the last check); pilot_v6's
+                               // gate: the lambda' its certificate holds at
   double f_at_lambda = 0;      // F(lambda) computed there (<= 0 up to rounding at the fixed point); the gate: gmax (ns)
   double o_min = 0;            // the lower bound on any selection's oracle cost used in the certificate
   int iterations = 0;          // dynamic programs run

@@ -37,7 +37,7 @@
 // certifies 1.996 over 36 tiles and could be the safe half, but its O_lb needs the whole menu's oracle:
 // docs/pilot_v6.md).
 //
-// Run: build/x86/generators/maskapply_v6_gate_explore [--check [pattern files]]
+// Run: build/x86/generators/maskapply_v6_gate_explore [--check [pattern files]] (--time: the gate on the kernel, below)
 // (pilot_v6's gate options: lambda 1.88, G1 20, G2 40, CAP 80 ns; it prints "certified: P / O <= 1.88 + 2.237 /
 // 6715.4 = 1.8803 over the bound's 8704 decided blocks"). ctest runs it as generators_v6_gate_prototype_test
 // (--check and pilot_v6's sqrt witness). Knobs (environment, into the options): LAMBDA (v6_gate_lambda, in 1/100),
@@ -45,6 +45,8 @@
 // NOGATE=1 (uniform data: the plain score alone), NOUNI=1, SWEEP=1 (only the safe score's long-run ratio), CHECKR
 // (random inputs), CHECKL (blocks), DPL (blocks), HUNT (steps), HUNTN, HUNTSEEDS, PATTERNS=file,file. The
 // probation score is the kernel's (to_blend - sw); the units are the kernel's (1/64 ns).
+#include <time.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -56,7 +58,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "emulation.h"
 #include "gate_bound.h"
+#include "registry.h"
 #include "pattern.h"
 #include "regret.h"
 #include "search.h"
@@ -161,13 +165,53 @@ void gated_trace(const Summary& sm, const PilotOptions& o, Trace& out, const Gat
 
 }  // namespace
 
+// --time: the gate's bookkeeping, measured on the kernel users run (run_kernel, pilot_v6, sqrt, the model's d_max
+// injected): per density of uniform data, the least of REPS runs of each, alternating, in one process. Measures,
+// asserts nothing; not under an emulator.
+int time_gate() {
+  if (under_emulation()) {
+    printf("--time: not under an emulator (its times are not the machine's)\n");
+    return 0;
+  }
+  const CostModel m = CostModel::m5();
+  PilotOptions on = model_options(m, Fn::sqrt), off = on;
+  off.v6_gate = 0;
+  const int reps = static_cast<int>(env("REPS", 15));
+  const size_t n = kUniformN;
+  const auto now = [] {
+    timespec t{};
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
+  };
+  printf("pilot_v6, sqrt, n = %zu, the least of %d runs each (ns per element): density, gate off, gate on, on / off\n",
+         n, reps);
+  Workspace ws;
+  for (const double d : {0.0, 0.005, 0.02, 0.1, 0.5, 1.0}) {
+    const std::vector<float> data = make_data(selection(uniform_pattern(n, d, 1), n), 0.5f, 1);
+    std::vector<float> a(n);
+    double best[2] = {1e300, 1e300};
+    for (int r = 0; r < reps; ++r)
+      for (int g = 0; g < 2; ++g) {
+        if (getenv("ONLY") && g != atoi(getenv("ONLY"))) continue;  // ONLY=0 or 1: one of the two (for a profiler)
+        a = data;
+        const double t0 = now();
+        run_kernel(Kernel::pilot_v6, Fn::sqrt, MaskSpec{MaskKind::less, 0.5f, 0, 0}, a.data(), n, ws, g ? on : off);
+        best[g] = std::min(best[g], now() - t0);
+      }
+    printf("  %5.3f  %.4f  %.4f  %.4f\n", d, best[0] / static_cast<double>(n), best[1] / static_cast<double>(n),
+           best[1] / best[0]);
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
   // --check: the hill-climbs too (HUNT 20000 unless given); the exit status says whether every check held.
   // Pattern files after it (or in PATTERNS=file,file) are scored too.
+  if (argc == 2 && std::string(argv[1]) == "--time") return time_gate();
   const bool check = argc >= 2 && std::string(argv[1]) == "--check";
   if (argc >= 2 && !check) {
     fprintf(stderr,
-            "usage: maskapply_v6_gate_explore [--check [pattern files]] (knobs in the environment: see the "
+            "usage: maskapply_v6_gate_explore [--check [pattern files] | --time] (knobs in the environment: see the "
             "file's top)\n");
     return 2;
   }

@@ -703,9 +703,15 @@ TEST(Decisions, V6sGateChangesTheSwitchScoresRunsAndTheKernelTakesEverySwitchThe
   // safe score (g1 = g2 = cap = 1000000 ns: never plain).
   uint64_t x = 88172645463325252ull;
   const auto rnd = [&]() { return x ^= x << 13, x ^= x >> 7, x ^= x << 17, x; };
-  for (const size_t lambda : {188u, 120u, 300u}) {
+  // The kernel keeps O_lb as a state machine when it has at most SwitchGate::kStates states (sqrt's costs: 6), as
+  // arithmetic otherwise (a misprediction of 400 ns: more); both must take every switch the reference does.
+  PilotOptions dear = small();
+  dear.M = 400;
+  EXPECT_GT(v6_gate_of(PilotOptions{}, -2.3189).states, 0u);
+  EXPECT_EQ(v6_gate_of(dear, -2.3189).states, 0u);
+  for (const auto& [lambda, M] : {std::pair<size_t, double>{188, 3.0}, {120, 3.0}, {300, 3.0}, {188, 400.0}}) {
     PilotOptions o = small();
-    o.tile = 512, o.probe = 64, o.d_max = -2.3189;
+    o.tile = 512, o.probe = 64, o.d_max = -2.3189, o.M = M;
     o.v6_gate = 1, o.v6_gate_lambda = lambda, o.v6_gate_g1 = 1, o.v6_gate_g2 = 3, o.v6_gate_cap = 6;
     PilotOptions plain = o, safe = o;
     plain.v6_gate = 0;
@@ -724,6 +730,7 @@ TEST(Decisions, V6sGateChangesTheSwitchScoresRunsAndTheKernelTakesEverySwitchThe
       differs_plain += got.runs != kernel_trace(Kernel::pilot_v6, sel, plain).runs;
       differs_safe += got.runs != kernel_trace(Kernel::pilot_v6, sel, safe).runs;
     }
+    if (M > 10) continue;  // a misprediction of 400 ns keeps the pilot behind: safe throughout
     EXPECT_GT(differs_plain, 2u) << "lambda " << lambda;
     EXPECT_GT(differs_safe, 2u) << "lambda " << lambda;
   }
