@@ -185,8 +185,8 @@ struct Sim {
   // pilot_v6: the mode the tile before ended in; d_max < 0: blend (the first: blend_skip); a cheap f with v6_cs:
   // blend_skip (the first: compact).
   bool blending = false;
-  std::optional<SwitchGate> gate;  // pilot_v6 with v6_gate, d_max < 0: the gate, from its first tile on
-  GateState gate_state;
+  std::optional<SwitchGate> gate{};  // pilot_v6 with v6_gate, d_max < 0: the gate, from its first tile on
+  GateState gate_state{};
 
   void run(size_t b, size_t e, Strategy st) {
     if (b < e) out.runs.push_back(Run{b, e, st});

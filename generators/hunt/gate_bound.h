@@ -27,8 +27,8 @@
 // pilot did not look at (a blend block not counted) taking the lesser of its two contents. It is a lower
 // bound of the suite's whole-menu oracle when, under the model, (i) no strategy's non-empty block costs less
 // than blend's 4 (B + T) (detour's 4 D: d_max < 0 says it; compact's 4 (C + K) + E: checked), (ii) no
-// strategy outside the skip family costs less on an empty block than detour's 4 C (blend's 4 (B + T):
-// checked, false for bits_inc under m5: 1.28 < 1.5648), (iii) the skip family's empty block costs 4 S and
+// strategy outside the skip family costs less on an empty block than the lesser of detour's 4 C and blend's
+// 4 (B + T), which O_lb charges it (checked; bits_inc under m5 blends one for 1.28 < 1.5648), (iii) the skip family's empty block costs 4 S and
 // each maximal stretch of empty blocks inside one skip run pays at least one misprediction M (its first block
 // is compared with a non-empty block or with "non-empty" at the run's start). Then every schedule's cost is
 // at least the two-entry charge of its blocks (a stretch of S blocks of O_lb spans one or more of the
