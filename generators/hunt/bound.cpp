@@ -1461,13 +1461,26 @@ std::string bound_unsupported(Kernel pilot, const PilotOptions& given, size_t n)
   return {};
 }
 
-double bound_objective(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda) {
-  if (const std::string e = bound_unsupported(pilot, o, n); !e.empty()) throw std::invalid_argument("maskapply bound: " + e);
-  Setting st(pilot, f, m, o, n);
-  if (gated(st.rules))
+bool certified_by_gate(Kernel pilot, const PilotOptions& o) {
+  return o.d_max && gated(Rules(pilot, as_run(pilot, o)));
+}
+
+namespace {
+
+// bound_objective and bound_objective_of compute the tile program's F(lambda): none for the gate.
+void refuse_the_gate(const Rules& r) {
+  if (gated(r))
     throw std::invalid_argument(
         "maskapply bound: pilot_v6's gated switch score (v6_gate = 1) is certified by its potential (gate_bound.h), "
         "not by the bound's tile program: F(lambda) is not computed for it");
+}
+
+}  // namespace
+
+double bound_objective(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda) {
+  if (const std::string e = bound_unsupported(pilot, o, n); !e.empty()) throw std::invalid_argument("maskapply bound: " + e);
+  Setting st(pilot, f, m, o, n);
+  refuse_the_gate(st.rules);
   return solve(st, lambda, false).F;
 }
 
@@ -1475,10 +1488,7 @@ double bound_objective_of(Kernel pilot, Fn f, const CostModel& m, const PilotOpt
                           const std::vector<std::pair<unsigned, unsigned>>& blocks) {
   if (const std::string e = bound_unsupported(pilot, o, n); !e.empty()) throw std::invalid_argument("maskapply bound: " + e);
   Setting st(pilot, f, m, o, n);
-  if (gated(st.rules))
-    throw std::invalid_argument(
-        "maskapply bound: pilot_v6's gated switch score (v6_gate = 1) is certified by its potential (gate_bound.h), "
-        "not by the bound's tile program: F(lambda) is not computed for it");
+  refuse_the_gate(st.rules);
   if (blocks.size() != (n - st.region) / 16) throw std::invalid_argument("maskapply bound: one summary per decided block");
   std::vector<Block> forced;
   for (const auto& [a, ne] : blocks) forced.push_back(Block{static_cast<uint8_t>(a), static_cast<uint8_t>(ne)});

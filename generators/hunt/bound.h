@@ -71,6 +71,11 @@ std::string bound_unsupported(Kernel pilot, const PilotOptions& o, size_t n);
 BoundResult regret_bound(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, size_t n,
                          double start = 1.0, double give_up_above = INFINITY);
 
+// True when regret_bound certifies this pilot and options by pilot_v6's gate potential (gate_bound.h), not by the tile
+// program: pilot_v6 where it runs its switch score (hi < 0) with v6_gate = 1 (the options must carry d_max). Then
+// bound_objective and bound_objective_of refuse them.
+bool certified_by_gate(Kernel pilot, const PilotOptions& o);
+
 // For tests: F(lambda) for the same setting (the dynamic program's maximum, no margin).
 double bound_objective(Kernel pilot, Fn f, const CostModel& m, const PilotOptions& o, size_t n, double lambda);
 // For tests: the same program with the adversary's choice fixed to one summary (selected, non-empty registers) per

@@ -516,7 +516,7 @@ TEST(PilotFloor, LiesUnderTheCertifiedWorstCaseOfPilotsV1ToV4AndV6EvenForTheirFa
       // below it (bound.h: F(lambda) = max_x [P(x) - lambda O(x)]; one program, no Dinkelbach iterations and no
       // witness; the 1e-9 absorbs rounding where the two would meet).
       // pilot_v6's gate (d_max < 0) is certified by its potential, not the program: its bound itself.
-      const bool gate = k == Kernel::pilot_v6 && m.d_max(f) < 0 && ko.v6_gate;
+      const bool gate = certified_by_gate(k, ko);
       const double F = gate ? regret_bound(k, f, m, ko, n).bound - family_floor * (1 - 1e-9)
                             : bound_objective(k, f, m, ko, n, family_floor * (1 - 1e-9));
       EXPECT_GT(F, 0) << name(f) << " " << name(k) << " every " << fam.every << ": no selection reaches the floor "

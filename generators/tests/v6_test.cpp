@@ -49,7 +49,7 @@ TEST(PilotV6, IsCertifiedBelowEveryCertifiedV1ToV3_5ForEveryF) {
     // program is exact up to rounding many orders below the gaps (sqrt's, the least: 0.011 O).
     // With d_max < 0 pilot_v6's gate is certified by its potential (gate_bound.h), in milliseconds: its bound.
     const PilotOptions o = model_options(m, f);
-    const bool gate = m.d_max(f) < 0 && o.v6_gate;
+    const bool gate = certified_by_gate(Kernel::pilot_v6, o);
     const double F = gate ? regret_bound(Kernel::pilot_v6, f, m, o, kBoundN).bound - best
                           : bound_objective(Kernel::pilot_v6, f, m, o, kBoundN, best);
     std::printf("%-8s best of v1-v3.5 %.4f (%s); pilot_v6's %s %.4g (< 0: certified below), n = %zu\n",
